@@ -1,0 +1,225 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+#include "limit.h"
+#include "session.h"
+
+extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
+    cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
+    cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
+    cmd_news_entry, cmd_passwd_entry, cmd_quit_entry, cmd_register_entry, cmd_say_entry,
+    cmd_set_entry, cmd_shout_entry, cmd_showlist_entry, cmd_style_entry, cmd_tell_entry,
+    cmd_unalias_entry, cmd_uptime_entry, cmd_variables_entry, cmd_who_entry,
+    cmd_xtell_entry;
+
+/* The one command table, alphabetical so "help" lists it in order. */
+static const struct cmd_entry *const table[] = {
+	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
+	&cmd_addnews_entry, &cmd_alias_entry, &cmd_date_entry, &cmd_finger_entry,
+	&cmd_help_entry, &cmd_inchannel_entry, &cmd_iset_entry, &cmd_ivariables_entry,
+	&cmd_news_entry, &cmd_passwd_entry, &cmd_quit_entry, &cmd_register_entry,
+	&cmd_say_entry, &cmd_set_entry, &cmd_shout_entry, &cmd_showlist_entry,
+	&cmd_style_entry, &cmd_tell_entry, &cmd_unalias_entry, &cmd_uptime_entry,
+	&cmd_variables_entry, &cmd_who_entry, &cmd_xtell_entry,
+};
+
+#define TABLE_SIZE (sizeof table / sizeof table[0])
+
+/* FICS's built-in one-word abbreviations, tried before prefix matching. */
+static const struct {
+	const char *alias, *command;
+} builtin_aliases[] = {
+	{ "t", "tell" }, { "w", "who" }, { "f", "finger" }, { "q", "quit" },
+	{ "vars", "variables" }, { "ivars", "ivariables" }, { "i", "inchannel" },
+};
+
+/* Matches exactly, then by unique prefix. *ambiguous is set when several match. */
+static const struct cmd_entry *lookup(const char *name, int *matches)
+{
+	size_t len = strlen(name);
+	const struct cmd_entry *found = NULL;
+
+	*matches = 0;
+	for (size_t i = 0; i < TABLE_SIZE; i++) {
+		if (!strcasecmp(table[i]->name, name)) {
+			*matches = 1;
+			return table[i];
+		}
+	}
+	for (size_t i = 0; i < TABLE_SIZE; i++) {
+		if (!strncasecmp(table[i]->name, name, len) && !(table[i]->flags & CMD_HIDDEN)) {
+			found = table[i];
+			(*matches)++;
+		}
+	}
+	return *matches == 1 ? found : NULL;
+}
+
+const struct cmd_entry *cmd_find(const char *name)
+{
+	int matches;
+
+	return lookup(name, &matches);
+}
+
+static bool allowed(const struct session *s, const struct cmd_entry *e)
+{
+	return !(e->flags & CMD_ADMIN) || session_admin(s);
+}
+
+void cmd_each(const struct session *s, void (*fn)(const struct cmd_entry *e, void *arg), void *arg)
+{
+	for (size_t i = 0; i < TABLE_SIZE; i++)
+		if (allowed(s, table[i]) && !(table[i]->flags & CMD_HIDDEN))
+			fn(table[i], arg);
+}
+
+static char *skip_blanks(char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* Splits the arguments by the entry's letters; false on a usage error. */
+static bool parse_args(const struct cmd_entry *e, char *p, struct cmd_args *a)
+{
+	a->argc = 0;
+	a->rest = p;
+	for (const char *spec = e->args; *spec; spec++) {
+		p = skip_blanks(p);
+		bool optional = *spec == 'o' || *spec == 'n' || *spec == 'T';
+		if (!*p) {
+			if (!optional)
+				return false;
+			continue;
+		}
+		if (*spec == 'S' || *spec == 'T') {
+			a->argv[a->argc++] = p;
+			p += strlen(p);
+			continue;
+		}
+		char *word = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = '\0';
+		if (*spec == 'i' || *spec == 'n') {
+			char *end;
+			strtol(word, &end, 10);
+			if (*end || end == word)
+				return false;
+		}
+		a->argv[a->argc++] = word;
+	}
+	return !*skip_blanks(p);
+}
+
+/* Applies a user alias: "@" in its value stands for the rest of the line. */
+static void expand_alias(const char *value, const char *rest, char *out, size_t len)
+{
+	size_t n = 0;
+	bool used = false;
+
+	for (const char *v = value; *v && n + 1 < len; v++) {
+		if (*v == '@') {
+			used = true;
+			for (const char *r = rest; *r && n + 1 < len; r++)
+				out[n++] = *r;
+		} else {
+			out[n++] = *v;
+		}
+	}
+	if (!used && *rest && n + 2 < len) {
+		out[n++] = ' ';
+		for (const char *r = rest; *r && n + 1 < len; r++)
+			out[n++] = *r;
+	}
+	out[n] = '\0';
+}
+
+void cmd_execute(struct session *s, char *line)
+{
+	char expanded[LIMIT_LINE_BYTES * 2 + 2];
+	char word[64];
+	bool literal = false;
+
+	line = skip_blanks(line);
+	/* "$" asks for no alias expansion (xboard and pychess prefix their commands). */
+	while (*line == '$') {
+		literal = true;
+		line++;
+	}
+	line = skip_blanks(line);
+	if (!*line)
+		return;
+
+	/* One-character commands that need no space: "!hi", ".hi". */
+	if (!literal && (line[0] == '!' || line[0] == '.') && line[1] != ' ' && line[1]) {
+		snprintf(expanded, sizeof expanded, "%s %s", line[0] == '!' ? "shout" : "tell .",
+		    line + 1);
+		line = expanded;
+	}
+
+	size_t wlen = strcspn(line, " ");
+	if (wlen >= sizeof word) {
+		session_printf(s, "%.*s: Command not found.\n", 40, line);
+		return;
+	}
+	memcpy(word, line, wlen);
+	word[wlen] = '\0';
+	char *rest = skip_blanks(line + wlen);
+
+	if (!literal) {
+		const char *alias = session_alias(s, word);
+		if (alias) {
+			char again[sizeof expanded];
+			expand_alias(alias, rest, again, sizeof again);
+			snprintf(expanded, sizeof expanded, "%s", again);
+			line = skip_blanks(expanded);
+			wlen = strcspn(line, " ");
+			if (wlen >= sizeof word || !wlen)
+				return;
+			memcpy(word, line, wlen);
+			word[wlen] = '\0';
+			rest = skip_blanks(line + wlen);
+		}
+		if (word[0] == '!' && !word[1])
+			snprintf(word, sizeof word, "shout");
+		for (size_t i = 0; i < sizeof builtin_aliases / sizeof builtin_aliases[0]; i++)
+			if (!strcasecmp(word, builtin_aliases[i].alias))
+				snprintf(word, sizeof word, "%s", builtin_aliases[i].command);
+	}
+
+	int matches;
+	const struct cmd_entry *e = lookup(word, &matches);
+	if (e && !allowed(s, e))
+		e = NULL, matches = 0;
+	if (!e) {
+		if (matches > 1) {
+			session_printf(s, "Ambiguous command \"%s\". Matches:", word);
+			for (size_t i = 0; i < TABLE_SIZE; i++)
+				if (!strncasecmp(table[i]->name, word, strlen(word)) && allowed(s, table[i]) &&
+				    !(table[i]->flags & CMD_HIDDEN))
+					session_printf(s, " %s", table[i]->name);
+			session_printf(s, "\n");
+		} else {
+			session_printf(s, "%s: Command not found.\n", word);
+		}
+		return;
+	}
+	if ((e->flags & CMD_REGISTERED) && !session_registered(s)) {
+		session_printf(s, "Only registered players can use the %s command.\n", e->name);
+		return;
+	}
+	struct cmd_args a;
+	if (!parse_args(e, rest, &a)) {
+		session_printf(s, "Usage: %s\n", e->usage);
+		return;
+	}
+	e->exec(s, &a);
+}

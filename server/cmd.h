@@ -1,0 +1,50 @@
+/*
+ * Commands: one table of entries (name, arguments, flags, handler, usage).
+ * Matching, argument checks and permission checks happen here, before any
+ * handler runs, so every handler has one signature and trusts its input.
+ */
+#ifndef CHESSD_CMD_H
+#define CHESSD_CMD_H
+
+struct session;
+
+#define CMD_ARGS_MAX 8
+
+enum cmd_flags {
+	CMD_REGISTERED = 1,	/* registered players only */
+	CMD_ADMIN = 2,		/* admins only (others see "Command not found") */
+	CMD_HIDDEN = 4,		/* not listed by help */
+};
+
+/*
+ * Argument letters, FICS style: w a word, o an optional word, i an integer,
+ * n an optional integer, S the rest of the line (required), T the rest of
+ * the line (optional).
+ */
+struct cmd_args {
+	int argc;
+	const char *argv[CMD_ARGS_MAX];
+	const char *rest;	/* the text after the command word */
+};
+
+struct cmd_entry {
+	const char *name;
+	const char *args;
+	int flags;
+	int code;		/* FICS block-mode command code */
+	void (*exec)(struct session *s, const struct cmd_args *a);
+	const char *usage;
+	const char *summary;	/* one line for "help" */
+};
+
+/* Runs one line typed by a logged-in user. */
+void cmd_execute(struct session *s, char *line);
+/* Looks a command up by exact name or unique prefix; NULL if none or ambiguous. */
+const struct cmd_entry *cmd_find(const char *name);
+/* Calls fn for each command the session may use, in table order. */
+void cmd_each(const struct session *s, void (*fn)(const struct cmd_entry *e, void *arg), void *arg);
+
+/* "help channel_list": the channels that have a purpose. */
+void cmd_help_channels(struct session *s);
+
+#endif

@@ -1,0 +1,122 @@
+/* The account: quit, register, passwd. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/crypto.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "conn.h"
+#include "db.h"
+#include "password.h"
+#include "server.h"
+#include "session.h"
+
+static void cmd_quit(struct session *s, const struct cmd_args *a)
+{
+	(void)a;
+	session_printf(s, "Logging you out.\n\nThank you for using %s.\n",
+	    server_config(session_server(s))->server_name);
+	conn_close(session_conn(s), "quit");
+}
+
+static void register_done(struct session *s, int result, const char *hash)
+{
+	char name[SESSION_NAME_MAX + 1];
+
+	snprintf(name, sizeof name, "%s", session_job_note(s));
+	if (result != 0 || !hash) {
+		session_notify(s, "Registration failed: server error.  Please try again.");
+		return;
+	}
+	int rc = db_user_add(server_db(session_server(s)), name, hash, false);
+	if (rc == 1)
+		session_notify(s, "Sorry, \"%s\" was registered by someone else meanwhile.", name);
+	else if (rc < 0)
+		session_notify(s, "Registration failed: server error.  Please try again.");
+	else
+		session_notify(s, "You are now registered as %s.  Log out and log in again as %s "
+		    "to use your account.", name, name);
+}
+
+static void cmd_register(struct session *s, const struct cmd_args *a)
+{
+	const char *name = a->argv[0], *password = a->argv[1];
+	char why[160];
+	struct db_user user;
+
+	if (!server_config(session_server(s))->registration_open) {
+		session_printf(s, "Registration is closed on this server; ask an administrator.\n");
+		return;
+	}
+	if (session_registered(s)) {
+		session_printf(s, "You are registered already.\n");
+		return;
+	}
+	if (!session_valid_name(name, why, sizeof why)) {
+		session_printf(s, "%s\n", why);
+		return;
+	}
+	if (!strncasecmp(name, "guest", 5)) {
+		session_printf(s, "Names beginning with \"Guest\" are kept for guests.\n");
+		return;
+	}
+	if (!password_acceptable(password, why, sizeof why)) {
+		session_printf(s, "%s\n", why);
+		return;
+	}
+	if (db_user_find(server_db(session_server(s)), name, &user) != 0) {
+		session_printf(s, "Sorry, \"%s\" is registered already.\n", name);
+		return;
+	}
+	/* The session's one job slot keeps a second request from racing the first. */
+	if (session_password_job(s, password, NULL, NULL, register_done) < 0) {
+		session_printf(s, "The server is busy; please try again in a moment.\n");
+		return;
+	}
+	session_set_job_note(s, name);
+	session_printf(s, "Registering %s...\n", name);
+}
+
+static void passwd_done(struct session *s, int result, const char *hash)
+{
+	if (result == 0) {
+		session_notify(s, "Incorrect password; password not changed!");
+		return;
+	}
+	if (result != 1 || !hash ||
+	    db_user_set_password(server_db(session_server(s)), session_user_id(s), hash) < 0) {
+		session_notify(s, "Password not changed: server error.");
+		return;
+	}
+	session_notify(s, "Password changed.");
+}
+
+static void cmd_passwd(struct session *s, const struct cmd_args *a)
+{
+	char why[160];
+	struct db_user user;
+
+	if (!password_acceptable(a->argv[1], why, sizeof why)) {
+		session_printf(s, "%s\n", why);
+		return;
+	}
+	if (db_user_find(server_db(session_server(s)), session_name(s), &user) <= 0) {
+		session_printf(s, "Password not changed: your account is gone.\n");
+		return;
+	}
+	int rc = session_password_job(s, a->argv[0], user.password, a->argv[1], passwd_done);
+	OPENSSL_cleanse(user.password, sizeof user.password);
+	if (rc < 0)
+		session_printf(s, "The server is busy; please try again in a moment.\n");
+}
+
+const struct cmd_entry cmd_quit_entry = {
+	"quit", "", 0, 100, cmd_quit, "quit", "Log out" };
+const struct cmd_entry cmd_register_entry = {
+	"register", "ww", 0, 0, cmd_register, "register <name> <password>",
+	"Register a name of your own (guests)" };
+const struct cmd_entry cmd_passwd_entry = {
+	"passwd", "ww", CMD_REGISTERED, 92, cmd_passwd, "passwd <old> <new>",
+	"Change your password" };

@@ -1,0 +1,295 @@
+/* Talking: tell, xtell, say, shout, and channels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+#include "limit.h"
+#include "server.h"
+#include "session.h"
+
+/* Channel numbers FICS clients know by name ("help channel_list"). */
+static const struct {
+	int number;
+	const char *name;
+} channel_names[] = {
+	{ 0, "Admins" }, { 1, "Help" }, { 2, "General" }, { 3, "Tournament directors" },
+	{ 4, "Guest help" }, { 49, "Tournaments" }, { 50, "Chat" }, { 53, "Guest chat" },
+};
+
+void cmd_help_channels(struct session *s)
+{
+	session_printf(s, "Channels with a purpose (join with \"+channel N\"):\n\n");
+	for (size_t i = 0; i < sizeof channel_names / sizeof channel_names[0]; i++)
+		session_printf(s, "%4d  %s\n", channel_names[i].number, channel_names[i].name);
+	session_printf(s, "\nAny other number from 0 to %d may be used freely.\n", LIMIT_CHANNEL_MAX);
+}
+
+static const char *channel_name(int channel)
+{
+	for (size_t i = 0; i < sizeof channel_names / sizeof channel_names[0]; i++)
+		if (channel_names[i].number == channel)
+			return channel_names[i].name;
+	return NULL;
+}
+
+/* A channel number from text, or -1. */
+static int parse_channel(const char *text)
+{
+	char *end;
+	long n = strtol(text, &end, 10);
+
+	if (*end || end == text || n < 0 || n > LIMIT_CHANNEL_MAX)
+		return -1;
+	return (int)n;
+}
+
+struct channel_tell {
+	struct session *from;
+	int channel;
+	const char *text;
+	int told;
+};
+
+static void tell_member(struct session *to, void *arg)
+{
+	struct channel_tell *t = arg;
+
+	if (!session_in_channel(to, t->channel) || to == t->from)
+		return;
+	if (!session_registered(t->from) && !session_var(to, VAR_CTELL))
+		return;
+	session_notify(to, "%s%s(%d): %s", session_name(t->from), session_flags(t->from),
+	    t->channel, t->text);
+	t->told++;
+}
+
+static void tell_channel(struct session *s, int channel, const char *text)
+{
+	struct channel_tell t = { s, channel, text, 0 };
+	const char *name = channel_name(channel);
+
+	server_each_session(session_server(s), tell_member, &t);
+	if (name)
+		session_printf(s, "(told %d players in channel %d \"%s\")\n", t.told, channel, name);
+	else
+		session_printf(s, "(told %d players in channel %d)\n", t.told, channel);
+}
+
+/* tell and xtell: to a player by name, "." for the last one, or a channel. */
+static void tell(struct session *s, const struct cmd_args *a, bool remember)
+{
+	const char *target = a->argv[0], *text = a->argv[1];
+	int channel = parse_channel(target);
+
+	if (channel >= 0) {
+		tell_channel(s, channel, text);
+		return;
+	}
+	if (!strcmp(target, ".")) {
+		target = session_last_tell(s);
+		if (!*target) {
+			session_printf(s, "No previous tell.\n");
+			return;
+		}
+	}
+	struct session *to = server_find_session(session_server(s), target);
+	if (!to) {
+		session_printf(s, "No user named \"%s\" is logged in.\n", target);
+		return;
+	}
+	if (!session_registered(s) && !session_var(to, VAR_TELL)) {
+		session_printf(s, "Player \"%s\" isn't listening to unregistered users' tells.\n",
+		    session_name(to));
+		return;
+	}
+	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
+	session_printf(s, "(told %s)\n", session_name(to));
+	if (remember)
+		session_set_last_tell(s, session_name(to));
+}
+
+static void cmd_tell(struct session *s, const struct cmd_args *a)
+{
+	tell(s, a, true);
+}
+
+static void cmd_xtell(struct session *s, const struct cmd_args *a)
+{
+	tell(s, a, false);
+}
+
+static void cmd_say(struct session *s, const struct cmd_args *a)
+{
+	(void)a;
+	/* Say goes to the opponent of the current or last game; none yet. */
+	session_printf(s, "I don't know whom to say that to.\n");
+}
+
+struct shout {
+	struct session *from;
+	const char *text;
+	int told;
+};
+
+static void shout_to(struct session *to, void *arg)
+{
+	struct shout *sh = arg;
+
+	if (to == sh->from || !session_var(to, VAR_SHOUT))
+		return;
+	session_notify(to, "%s%s shouts: %s", session_name(sh->from), session_flags(sh->from),
+	    sh->text);
+	sh->told++;
+}
+
+static void cmd_shout(struct session *s, const struct cmd_args *a)
+{
+	struct shout sh = { s, a->argv[0], 0 };
+
+	server_each_session(session_server(s), shout_to, &sh);
+	session_printf(s, "(shouted to %d players)\n", sh.told);
+}
+
+static void cmd_join(struct session *s, const struct cmd_args *a)
+{
+	int channel = parse_channel(a->argv[0]);
+
+	if (channel < 0) {
+		session_printf(s, "The channel number must be from 0 to %d.\n", LIMIT_CHANNEL_MAX);
+		return;
+	}
+	if (channel == 0 && !session_admin(s)) {
+		session_printf(s, "Only admins may join channel 0.\n");
+		return;
+	}
+	if (session_in_channel(s, channel)) {
+		session_printf(s, "[%d] is already on your channel list.\n", channel);
+		return;
+	}
+	if (session_set_channel(s, channel, true) < 0) {
+		session_printf(s, "You cannot be in more than %d channels.\n", LIMIT_CHANNELS_PER_USER);
+		return;
+	}
+	session_printf(s, "[%d] added to your channel list.\n", channel);
+}
+
+static void cmd_leave(struct session *s, const struct cmd_args *a)
+{
+	int channel = parse_channel(a->argv[0]);
+
+	if (channel < 0 || !session_in_channel(s, channel)) {
+		session_printf(s, "[%s] is not in your channel list.\n", a->argv[0]);
+		return;
+	}
+	session_set_channel(s, channel, false);
+	session_printf(s, "[%d] removed from your channel list.\n", channel);
+}
+
+static void list_channels(struct session *s, const struct session *who)
+{
+	session_printf(s, "%s is in the following channels:\n", session_name(who));
+	if (!session_channel_count(who)) {
+		session_printf(s, "(none)\n");
+		return;
+	}
+	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
+		if (session_in_channel(who, c))
+			session_printf(s, "%d ", c);
+	session_printf(s, "\n");
+}
+
+static void cmd_mychannels(struct session *s, const struct cmd_args *a)
+{
+	(void)a;
+	list_channels(s, s);
+}
+
+struct members {
+	struct session *s;
+	int channel;
+	int count;
+};
+
+static void print_member(struct session *who, void *arg)
+{
+	struct members *m = arg;
+
+	if (session_in_channel(who, m->channel)) {
+		session_printf(m->s, " %s%s", session_name(who), session_flags(who));
+		m->count++;
+	}
+}
+
+static void show_channel(struct session *s, int channel)
+{
+	struct members m = { s, channel, 0 };
+	const char *name = channel_name(channel);
+
+	session_printf(s, "Channel %d", channel);
+	if (name)
+		session_printf(s, " \"%s\"", name);
+	session_printf(s, ":");
+	server_each_session(session_server(s), print_member, &m);
+	session_printf(s, " (%d player%s)\n", m.count, m.count == 1 ? "" : "s");
+}
+
+struct occupied {
+	uint8_t bits[(LIMIT_CHANNEL_MAX + 8) / 8];
+};
+
+static void mark_channels(struct session *who, void *arg)
+{
+	struct occupied *o = arg;
+
+	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
+		if (session_in_channel(who, c))
+			o->bits[c / 8] |= (uint8_t)(1u << (c % 8));
+}
+
+/* inchannel: every occupied channel; inchannel N: one; inchannel NAME: a player's. */
+static void cmd_inchannel(struct session *s, const struct cmd_args *a)
+{
+	if (a->argc == 1) {
+		int channel = parse_channel(a->argv[0]);
+		if (channel >= 0) {
+			show_channel(s, channel);
+			return;
+		}
+		struct session *who = server_find_session(session_server(s), a->argv[0]);
+		if (!who) {
+			session_printf(s, "No user named \"%s\" is logged in.\n", a->argv[0]);
+			return;
+		}
+		list_channels(s, who);
+		return;
+	}
+	struct occupied o;
+	memset(&o, 0, sizeof o);
+	server_each_session(session_server(s), mark_channels, &o);
+	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
+		if (o.bits[c / 8] >> (c % 8) & 1)
+			show_channel(s, c);
+}
+
+const struct cmd_entry cmd_tell_entry = {
+	"tell", "wS", 0, 132, cmd_tell, "tell <name|channel|.> <message>",
+	"Send a message to a player or a channel" };
+const struct cmd_entry cmd_xtell_entry = {
+	"xtell", "wS", 0, 150, cmd_xtell, "xtell <name|channel> <message>",
+	"Tell without changing who \"tell .\" goes to" };
+const struct cmd_entry cmd_say_entry = {
+	"say", "S", 0, 107, cmd_say, "say <message>", "Talk to your opponent" };
+const struct cmd_entry cmd_shout_entry = {
+	"shout", "S", CMD_REGISTERED, 118, cmd_shout, "shout <message>",
+	"Send a message to everyone listening to shouts" };
+const struct cmd_entry cmd_join_entry = {
+	"+channel", "w", 0, 2, cmd_join, "+channel <number>", "Join a channel" };
+const struct cmd_entry cmd_leave_entry = {
+	"-channel", "w", 0, 3, cmd_leave, "-channel <number>", "Leave a channel" };
+const struct cmd_entry cmd_mychannels_entry = {
+	"=channel", "", 0, 4, cmd_mychannels, "=channel", "List your channels" };
+const struct cmd_entry cmd_inchannel_entry = {
+	"inchannel", "o", 0, 44, cmd_inchannel, "inchannel [number|name]",
+	"Who is in which channel" };

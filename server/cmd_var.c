@@ -1,0 +1,193 @@
+/* Settings: set, iset, style, variables, ivariables, alias, unalias. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+#include "server.h"
+#include "session.h"
+
+/* FICS's own confirmation where clients or users know it, else "X set to V." */
+static void confirm(struct session *s, enum var_id id)
+{
+	const struct var_def *d = var_def(id);
+	char buf[32];
+	int v = session_var(s, id);
+
+	switch (id) {
+	case VAR_STYLE:
+		session_printf(s, "Style %d set.\n", v);
+		return;
+	case VAR_WIDTH:
+		session_printf(s, "Width set to %d.\n", v);
+		return;
+	case VAR_HEIGHT:
+		session_printf(s, "Height set to %d.\n", v);
+		return;
+	case VAR_SHOUT:
+		session_printf(s, v ? "You will now hear shouts.\n" : "You will not hear shouts.\n");
+		return;
+	case VAR_OPEN:
+		session_printf(s, v ? "You are now open to receive match requests.\n" :
+		    "You are no longer receiving match requests.\n");
+		return;
+	default:
+		break;
+	}
+	session_printf(s, "%s set to %s.\n", d->name,
+	    var_values_text(session_vars(s), id, buf, sizeof buf));
+}
+
+static void cmd_set(struct session *s, const struct cmd_args *a)
+{
+	int id = var_find(a->argv[0], false);
+	char why[160];
+
+	if (id == -2) {
+		session_printf(s, "Ambiguous variable name %s.\n", a->argv[0]);
+		return;
+	}
+	if (id < 0) {
+		session_printf(s, "No such variable name %s.\n", a->argv[0]);
+		return;
+	}
+	const char *value = a->argc > 1 ? a->argv[1] : "";
+	/* "set shout" with no value flips a yes/no variable, as on FICS. */
+	if (!*value && var_def((enum var_id)id)->kind == VAR_KIND_BOOL)
+		value = session_var(s, (enum var_id)id) ? "0" : "1";
+	if (session_set_var(s, (enum var_id)id, value, why, sizeof why) < 0) {
+		session_printf(s, "%s\n", why);
+		return;
+	}
+	confirm(s, (enum var_id)id);
+}
+
+static void cmd_iset(struct session *s, const struct cmd_args *a)
+{
+	int id = var_find(a->argv[0], true);
+	char why[160];
+
+	if (id < 0 || strcasecmp(var_def((enum var_id)id)->name, a->argv[0])) {
+		session_printf(s, "No such ivariable \"%s\".\n", a->argv[0]);
+		return;
+	}
+	if (session_set_var(s, (enum var_id)id, a->argv[1], why, sizeof why) < 0) {
+		session_printf(s, "%s\n", why);
+		return;
+	}
+	session_printf(s, "%s %s.\n", var_def((enum var_id)id)->name,
+	    session_var(s, (enum var_id)id) ? "set" : "unset");
+}
+
+static void cmd_style(struct session *s, const struct cmd_args *a)
+{
+	char why[160];
+
+	if (session_set_var(s, VAR_STYLE, a->argv[0], why, sizeof why) < 0) {
+		session_printf(s, "%s\n", why);
+		return;
+	}
+	confirm(s, VAR_STYLE);
+}
+
+/* Lists set or iset variables of a player, four to a line. */
+static void list_vars(struct session *s, const struct cmd_args *a, bool ivars)
+{
+	struct session *who = s;
+	char buf[32], cell[96];
+	int col = 0;
+
+	if (a->argc) {
+		who = server_find_session(session_server(s), a->argv[0]);
+		if (!who) {
+			session_printf(s, "No user named \"%s\" is logged in.\n", a->argv[0]);
+			return;
+		}
+	}
+	session_printf(s, "%s settings of %s:\n\n", ivars ? "Interface variable" : "Variable",
+	    session_name(who));
+	for (int i = 0; i < VAR_COUNT; i++) {
+		const struct var_def *d = var_def((enum var_id)i);
+		if (d->ivar != ivars)
+			continue;
+		snprintf(cell, sizeof cell, "%s=%s", d->name,
+		    var_values_text(session_vars(who), (enum var_id)i, buf, sizeof buf));
+		session_printf(s, "%-19s%s", cell, ++col % 4 ? "" : "\n");
+	}
+	if (col % 4)
+		session_printf(s, "\n");
+}
+
+static void cmd_variables(struct session *s, const struct cmd_args *a)
+{
+	list_vars(s, a, false);
+}
+
+static void cmd_ivariables(struct session *s, const struct cmd_args *a)
+{
+	list_vars(s, a, true);
+}
+
+static void show_alias(void *arg, const char *name, const char *value)
+{
+	session_printf(arg, "%s -> %s\n", name, value);
+}
+
+static void cmd_alias(struct session *s, const struct cmd_args *a)
+{
+	if (a->argc == 0) {
+		session_printf(s, "Aliases:\n");
+		session_each_alias(s, show_alias, s);
+		return;
+	}
+	const char *name = a->argv[0];
+	if (a->argc == 1) {
+		const char *value = session_alias(s, name);
+		if (value)
+			session_printf(s, "%s -> %s\n", name, value);
+		else
+			session_printf(s, "You have no alias named \"%s\".\n", name);
+		return;
+	}
+	if (!strcasecmp(name, "alias") || !strcasecmp(name, "unalias") || !strcasecmp(name, "quit")) {
+		session_printf(s, "You cannot alias \"%s\".\n", name);
+		return;
+	}
+	if (strlen(name) > 32 || strlen(a->argv[1]) > VAR_STRING_MAX * 4) {
+		session_printf(s, "That alias is too long.\n");
+		return;
+	}
+	bool existed = session_alias(s, name) != NULL;
+	if (session_set_alias(s, name, a->argv[1]) < 0) {
+		session_printf(s, "You have too many aliases; remove one with \"unalias\".\n");
+		return;
+	}
+	session_printf(s, "Alias \"%s\" %s.\n", name, existed ? "changed" : "set");
+}
+
+static void cmd_unalias(struct session *s, const struct cmd_args *a)
+{
+	if (!session_alias(s, a->argv[0])) {
+		session_printf(s, "You have no alias named \"%s\".\n", a->argv[0]);
+		return;
+	}
+	session_set_alias(s, a->argv[0], NULL);
+	session_printf(s, "Alias \"%s\" unset.\n", a->argv[0]);
+}
+
+const struct cmd_entry cmd_set_entry = {
+	"set", "wT", 0, 109, cmd_set, "set <variable> [value]", "Change a setting" };
+const struct cmd_entry cmd_iset_entry = {
+	"iset", "ww", 0, 56, cmd_iset, "iset <ivariable> <0|1>",
+	"Change an interface setting (for client programs)" };
+const struct cmd_entry cmd_style_entry = {
+	"style", "i", 0, 123, cmd_style, "style <1-12>", "Board style (12 for clients)" };
+const struct cmd_entry cmd_variables_entry = {
+	"variables", "o", 0, 143, cmd_variables, "variables [name]", "Show settings" };
+const struct cmd_entry cmd_ivariables_entry = {
+	"ivariables", "o", 0, 55, cmd_ivariables, "ivariables [name]", "Show interface settings" };
+const struct cmd_entry cmd_alias_entry = {
+	"alias", "oT", 0, 5, cmd_alias, "alias [name [value]]",
+	"Shortcuts; @ in the value stands for what follows" };
+const struct cmd_entry cmd_unalias_entry = {
+	"unalias", "w", 0, 139, cmd_unalias, "unalias <name>", "Remove a shortcut" };

@@ -1,0 +1,176 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "limit.h"
+
+static char *dup_or_die(const char *s)
+{
+	char *copy = strdup(s);
+
+	if (!copy) {
+		fputs("chessd: out of memory\n", stderr);
+		exit(1);
+	}
+	return copy;
+}
+
+void config_defaults(struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->data_dir = dup_or_die("./chessd-data");
+	c->port = 5000;
+	c->tls_port = 5001;
+	c->registration_open = true;
+	c->server_name = dup_or_die("chessd");
+	c->limits = (struct limits){
+		.line_bytes = LIMIT_LINE_BYTES,
+		.clients = LIMIT_CLIENTS,
+		.clients_per_address = LIMIT_CLIENTS_PER_ADDRESS,
+		.handshake_ms = LIMIT_HANDSHAKE_MS,
+		.login_ms = LIMIT_LOGIN_MS,
+		.unauth_idle_ms = LIMIT_UNAUTH_IDLE_MS,
+		.commands_per_sec = LIMIT_COMMANDS_PER_SEC,
+		.command_burst = LIMIT_COMMAND_BURST,
+		.output_soft_bytes = LIMIT_OUTPUT_SOFT_BYTES,
+		.output_hard_bytes = LIMIT_OUTPUT_HARD_BYTES,
+		.login_free_failures = LIMIT_LOGIN_FREE_FAILURES,
+		.login_delay_base_ms = LIMIT_LOGIN_DELAY_BASE_MS,
+		.login_delay_max_ms = LIMIT_LOGIN_DELAY_MAX_MS,
+		.login_tries_per_conn = LIMIT_LOGIN_TRIES_PER_CONN,
+		.accept_pause_ms = LIMIT_ACCEPT_PAUSE_MS,
+	};
+}
+
+void config_free(struct config *c)
+{
+	free(c->data_dir);
+	free(c->bind);
+	free(c->cert_file);
+	free(c->key_file);
+	free(c->server_name);
+	memset(c, 0, sizeof *c);
+}
+
+/* The integer settings: name, where it lives, smallest and largest value. */
+static const struct int_key {
+	const char *name;
+	size_t offset;
+	long min, max;
+} int_keys[] = {
+#define LIMIT_KEY(field, lo, hi) \
+	{ #field, offsetof(struct config, limits) + offsetof(struct limits, field), lo, hi }
+	{ "port", offsetof(struct config, port), 0, 65535 },
+	{ "tls_port", offsetof(struct config, tls_port), 0, 65535 },
+	LIMIT_KEY(line_bytes, 16, 65536),
+	LIMIT_KEY(clients, 1, 1000000),
+	LIMIT_KEY(clients_per_address, 1, 1000000),
+	LIMIT_KEY(handshake_ms, 10, 600000),
+	LIMIT_KEY(login_ms, 10, 3600000),
+	LIMIT_KEY(unauth_idle_ms, 10, 3600000),
+	LIMIT_KEY(commands_per_sec, 1, 100000),
+	LIMIT_KEY(command_burst, 1, 100000),
+	LIMIT_KEY(output_soft_bytes, 1024, 1 << 30),
+	LIMIT_KEY(output_hard_bytes, 1024, 1 << 30),
+	LIMIT_KEY(login_free_failures, 0, 1000),
+	LIMIT_KEY(login_delay_base_ms, 0, 600000),
+	LIMIT_KEY(login_delay_max_ms, 0, 3600000),
+	LIMIT_KEY(login_tries_per_conn, 1, 1000),
+	LIMIT_KEY(accept_pause_ms, 1, 600000),
+#undef LIMIT_KEY
+};
+
+static const struct string_key {
+	const char *name;
+	size_t offset;
+} string_keys[] = {
+	{ "data", offsetof(struct config, data_dir) },
+	{ "bind", offsetof(struct config, bind) },
+	{ "cert", offsetof(struct config, cert_file) },
+	{ "key", offsetof(struct config, key_file) },
+	{ "server_name", offsetof(struct config, server_name) },
+};
+
+int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof int_keys / sizeof int_keys[0]; i++) {
+		if (strcmp(key, int_keys[i].name))
+			continue;
+		char *end;
+		errno = 0;
+		long v = strtol(value, &end, 10);
+		if (errno || end == value || *end || v < int_keys[i].min || v > int_keys[i].max) {
+			snprintf(err, errlen, "%s must be a whole number from %ld to %ld", key,
+			    int_keys[i].min, int_keys[i].max);
+			return -1;
+		}
+		*(int *)((char *)c + int_keys[i].offset) = (int)v;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof string_keys / sizeof string_keys[0]; i++) {
+		if (strcmp(key, string_keys[i].name))
+			continue;
+		char **slot = (char **)((char *)c + string_keys[i].offset);
+		free(*slot);
+		*slot = dup_or_die(value);
+		return 0;
+	}
+	if (!strcmp(key, "registration")) {
+		if (strcmp(value, "open") && strcmp(value, "closed")) {
+			snprintf(err, errlen, "registration must be open or closed");
+			return -1;
+		}
+		c->registration_open = !strcmp(value, "open");
+		return 0;
+	}
+	snprintf(err, errlen, "unknown setting '%s'", key);
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *end = s + strlen(s);
+	while (end > s && strchr(" \t\r\n", end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+int config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024], why[256];
+	int n = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		n++;
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%d: expected key = value", path, n);
+			fclose(f);
+			return -1;
+		}
+		*eq = '\0';
+		if (config_set(c, trim(s), trim(eq + 1), why, sizeof why) < 0) {
+			snprintf(err, errlen, "%s:%d: %s", path, n, why);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (c->limits.output_soft_bytes > c->limits.output_hard_bytes) {
+		snprintf(err, errlen, "%s: output_soft_bytes exceeds output_hard_bytes", path);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/* Server settings: defaults, then an optional `key = value` file, then options. */
+#ifndef CHESSD_CONFIG_H
+#define CHESSD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct limits {
+	int line_bytes;
+	int clients;
+	int clients_per_address;
+	int handshake_ms;
+	int login_ms;
+	int unauth_idle_ms;
+	int commands_per_sec;
+	int command_burst;
+	int output_soft_bytes;
+	int output_hard_bytes;
+	int login_free_failures;
+	int login_delay_base_ms;
+	int login_delay_max_ms;
+	int login_tries_per_conn;
+	int accept_pause_ms;
+};
+
+struct config {
+	char *data_dir;
+	char *bind;		/* NULL: all addresses */
+	int port;		/* 0: no plain listener */
+	int tls_port;		/* 0: no TLS listener */
+	char *cert_file, *key_file;
+	bool registration_open;
+	char *server_name;	/* in the banner */
+	struct limits limits;
+};
+
+void config_defaults(struct config *c);
+/* Reads FILE; unknown keys and bad values are errors naming the line. */
+int config_load(struct config *c, const char *path, char *err, size_t errlen);
+/* Sets one key from text, as in the file. */
+int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen);
+void config_free(struct config *c);
+
+#endif

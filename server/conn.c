@@ -1,0 +1,494 @@
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <openssl/err.h>
+
+#include "config.h"
+#include "conn.h"
+#include "log.h"
+#include "server.h"
+#include "session.h"
+#include "text.h"
+
+/* How long a closing connection may take to drain its output. */
+#define CONN_DRAIN_MS 5000
+
+enum conn_state { CONN_HANDSHAKE, CONN_OPEN, CONN_CLOSING, CONN_CLOSED };
+
+struct conn {
+	struct server *srv;
+	struct bufferevent *bev;
+	struct evbuffer *pending;	/* output held until the pass commits */
+	struct session *session;
+	struct event *timer;		/* the earliest deadline below */
+	uint64_t id;
+	enum conn_state state;
+	bool tls;
+	bool dirty;			/* on the server's list of output to flush */
+	bool discarding;		/* dropping the rest of an over-long line */
+	bool hold;			/* the session asked not to get lines for now */
+	bool output_full;		/* reading paused until output drains */
+	bool rate_paused;		/* reading paused for the command rate */
+	bool logged_in;
+	int64_t handshake_at, login_at, idle_at, drain_at, wake_at;
+	double tokens;			/* command rate token bucket */
+	int64_t tokens_at;		/* when tokens was last refilled */
+	int64_t rate_resume_at;		/* when a paused reader has a token again */
+	char addr[INET6_ADDRSTRLEN];
+};
+
+static uint64_t next_id = 1;
+
+static const struct limits *limits_of(const struct conn *c)
+{
+	return &server_config(c->srv)->limits;
+}
+
+static void read_cb(struct bufferevent *bev, void *arg);
+static void write_cb(struct bufferevent *bev, void *arg);
+static void event_cb(struct bufferevent *bev, short what, void *arg);
+static void timer_cb(evutil_socket_t fd, short what, void *arg);
+static void process_input(struct conn *c);
+
+/* Re-arms the timer for the earliest pending deadline. */
+static void schedule(struct conn *c)
+{
+	int64_t next = 0;
+	int64_t candidates[] = {
+		c->state == CONN_HANDSHAKE ? c->handshake_at : 0,
+		c->logged_in ? 0 : c->login_at,
+		c->logged_in ? 0 : c->idle_at,
+		c->state == CONN_CLOSING ? c->drain_at : 0,
+		c->wake_at,
+		c->rate_paused ? c->rate_resume_at : 0,
+	};
+
+	for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+		if (candidates[i] && (!next || candidates[i] < next))
+			next = candidates[i];
+	if (!next) {
+		event_del(c->timer);
+		return;
+	}
+	int64_t delay = next - server_now_ms(c->srv);
+	if (delay < 0)
+		delay = 0;
+	struct timeval tv = { .tv_sec = delay / 1000, .tv_usec = (delay % 1000) * 1000 };
+	event_add(c->timer, &tv);
+}
+
+struct conn *conn_new(struct server *srv, int fd, const struct sockaddr *sa, SSL *ssl)
+{
+	struct conn *c = calloc(1, sizeof *c);
+	struct event_base *base = server_base(srv);
+	int64_t now = server_now_ms(srv);
+
+	if (!c) {
+		if (ssl)
+			SSL_free(ssl);
+		close(fd);
+		return NULL;
+	}
+	c->srv = srv;
+	c->id = next_id++;
+	c->tls = ssl != NULL;
+	if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, c->addr, sizeof c->addr);
+	else
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, c->addr, sizeof c->addr);
+
+	if (ssl) {
+		c->bev = bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING,
+		    BEV_OPT_CLOSE_ON_FREE);
+		if (c->bev)
+			bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
+		else
+			SSL_free(ssl);
+	} else {
+		c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+	}
+	c->pending = evbuffer_new();
+	c->timer = evtimer_new(base, timer_cb, c);
+	if (!c->bev || !c->pending || !c->timer) {
+		if (!c->bev)
+			close(fd);
+		conn_free(c);
+		return NULL;
+	}
+	const struct limits *lim = limits_of(c);
+	c->state = ssl ? CONN_HANDSHAKE : CONN_OPEN;
+	c->handshake_at = now + lim->handshake_ms;
+	c->login_at = now + lim->login_ms;
+	c->idle_at = now + lim->unauth_idle_ms;
+	c->tokens = lim->command_burst;
+	c->tokens_at = now;
+	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	schedule(c);
+
+	c->session = session_new(srv, c);
+	if (!c->session) {
+		conn_free(c);
+		return NULL;
+	}
+	if (!ssl)
+		session_start(c->session);
+	return c;
+}
+
+void conn_free(struct conn *c)
+{
+	if (!c)
+		return;
+	session_free(c->session);
+	if (c->bev) {
+		SSL *ssl = c->tls ? bufferevent_openssl_get_ssl(c->bev) : NULL;
+		bufferevent_free(c->bev);
+		/* libevent frees the SSL only with BEV_OPT_CLOSE_ON_FREE, which we set. */
+		(void)ssl;
+	}
+	if (c->pending)
+		evbuffer_free(c->pending);
+	if (c->timer)
+		event_free(c->timer);
+	free(c);
+}
+
+void conn_write_raw(struct conn *c, const void *data, size_t len)
+{
+	if (c->state >= CONN_CLOSING || c->state == CONN_HANDSHAKE)
+		return;
+	evbuffer_add(c->pending, data, len);
+	if (!c->dirty) {
+		c->dirty = true;
+		server_conn_dirty(c->srv, c);
+	}
+}
+
+void conn_write(struct conn *c, const char *text, size_t len)
+{
+	const char *end = text + len, *nl;
+
+	while (text < end && (nl = memchr(text, '\n', (size_t)(end - text)))) {
+		conn_write_raw(c, text, (size_t)(nl - text));
+		conn_write_raw(c, "\n\r", 2);
+		text = nl + 1;
+	}
+	if (text < end)
+		conn_write_raw(c, text, (size_t)(end - text));
+}
+
+void conn_puts(struct conn *c, const char *text)
+{
+	conn_write(c, text, strlen(text));
+}
+
+void conn_printf(struct conn *c, const char *fmt, ...)
+{
+	char small[512], *buf = small;
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof small) {
+		if (!(buf = malloc((size_t)n + 1)))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	conn_write(c, buf, (size_t)n);
+	if (buf != small)
+		free(buf);
+}
+
+/* Pauses or resumes reading from the socket for the reasons that apply. */
+static void update_reading(struct conn *c)
+{
+	if (c->state != CONN_OPEN && c->state != CONN_HANDSHAKE)
+		return;
+	if (c->output_full || c->rate_paused || c->hold)
+		bufferevent_disable(c->bev, EV_READ);
+	else
+		bufferevent_enable(c->bev, EV_READ);
+}
+
+void conn_flush(struct conn *c)
+{
+	c->dirty = false;
+	if (c->state == CONN_CLOSED || !evbuffer_get_length(c->pending))
+		return;
+	/* Writes go out through the bufferevent, which flushes from here on. */
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	evbuffer_add_buffer(out, c->pending);
+	size_t queued = evbuffer_get_length(out);
+	const struct limits *lim = limits_of(c);
+	if (queued > (size_t)lim->output_hard_bytes) {
+		conn_abort(c, "output buffer over the hard limit (slow reader)");
+		return;
+	}
+	if (queued > (size_t)lim->output_soft_bytes && !c->output_full) {
+		/* Stop reading until the client has taken half of it. */
+		c->output_full = true;
+		bufferevent_setwatermark(c->bev, EV_WRITE, (size_t)lim->output_soft_bytes / 2, 0);
+		update_reading(c);
+	}
+}
+
+/* The last step of a close: TLS close_notify (libevent never sends it), then free. */
+static void finish(struct conn *c)
+{
+	if (c->state == CONN_CLOSED)
+		return;
+	if (c->tls && c->state == CONN_CLOSING) {
+		SSL *ssl = bufferevent_openssl_get_ssl(c->bev);
+		if (ssl)
+			SSL_shutdown(ssl);
+	}
+	c->state = CONN_CLOSED;
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	event_del(c->timer);
+	server_conn_closed(c->srv, c);
+}
+
+void conn_close(struct conn *c, const char *reason)
+{
+	if (c->state >= CONN_CLOSING)
+		return;
+	log_info("conn %llu (%s): closing: %s", (unsigned long long)c->id, c->addr, reason);
+	session_detach(c->session);
+	bool handshaking = c->state == CONN_HANDSHAKE;
+	c->state = CONN_CLOSING;
+	bufferevent_disable(c->bev, EV_READ);
+	/* What the pass queued still goes out, after the pass commits (conn_flush). */
+	if (handshaking || (!evbuffer_get_length(c->pending) &&
+	    !evbuffer_get_length(bufferevent_get_output(c->bev)))) {
+		finish(c);
+		return;
+	}
+	bufferevent_setwatermark(c->bev, EV_WRITE, 0, 0);
+	c->drain_at = server_now_ms(c->srv) + CONN_DRAIN_MS;
+	schedule(c);
+}
+
+void conn_abort(struct conn *c, const char *reason)
+{
+	if (c->state == CONN_CLOSED)
+		return;
+	log_info("conn %llu (%s): dropped: %s", (unsigned long long)c->id, c->addr, reason);
+	session_detach(c->session);
+	evbuffer_drain(c->pending, evbuffer_get_length(c->pending));
+	c->state = CONN_CLOSED;
+	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+	event_del(c->timer);
+	server_conn_closed(c->srv, c);
+}
+
+bool conn_closing(const struct conn *c)
+{
+	return c->state >= CONN_CLOSING;
+}
+
+void conn_hold_input(struct conn *c, bool hold)
+{
+	c->hold = hold;
+	update_reading(c);
+	if (!hold && c->state == CONN_OPEN)
+		process_input(c);
+}
+
+void conn_wake_at(struct conn *c, int64_t at_ms)
+{
+	c->wake_at = at_ms;
+	schedule(c);
+}
+
+void conn_logged_in(struct conn *c)
+{
+	c->logged_in = true;
+	schedule(c);
+}
+
+const char *conn_address(const struct conn *c) { return c->addr; }
+bool conn_is_tls(const struct conn *c) { return c->tls; }
+uint64_t conn_id(const struct conn *c) { return c->id; }
+struct session *conn_session(const struct conn *c) { return c->session; }
+struct server *conn_server(const struct conn *c) { return c->srv; }
+
+/*
+ * Takes a token from the command bucket.  With none left, reading stops
+ * until the next token is due: the client is slowed down, nothing dropped.
+ */
+static bool take_token(struct conn *c)
+{
+	const struct limits *lim = limits_of(c);
+	int64_t now = server_now_ms(c->srv);
+
+	c->tokens += (double)(now - c->tokens_at) * lim->commands_per_sec / 1000.0;
+	if (c->tokens > lim->command_burst)
+		c->tokens = lim->command_burst;
+	c->tokens_at = now;
+	if (c->tokens >= 1.0) {
+		c->tokens -= 1.0;
+		return true;
+	}
+	c->rate_paused = true;
+	c->rate_resume_at = now + 1 + (int64_t)((1.0 - c->tokens) * 1000.0 / lim->commands_per_sec);
+	update_reading(c);
+	schedule(c);
+	return false;
+}
+
+static void process_input(struct conn *c)
+{
+	struct evbuffer *in = bufferevent_get_input(c->bev);
+	const size_t limit = (size_t)limits_of(c)->line_bytes;
+
+	while (c->state == CONN_OPEN && !c->hold && !c->rate_paused && !c->output_full) {
+		size_t eol_len = 0;
+		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+		size_t buffered = evbuffer_get_length(in);
+
+		if (eol.pos < 0) {
+			/* No TLS read watermark in libevent 2.1: cap partial lines here. */
+			if (buffered > limit) {
+				if (!c->discarding)
+					session_error(c->session, "Line too long (more than %zu bytes); ignored.",
+					    limit);
+				c->discarding = true;
+				evbuffer_drain(in, buffered);
+			}
+			return;
+		}
+		size_t line_len = (size_t)eol.pos;
+		if (c->discarding || line_len > limit) {
+			if (!c->discarding)
+				session_error(c->session, "Line too long (more than %zu bytes); ignored.", limit);
+			c->discarding = false;
+			evbuffer_drain(in, line_len + eol_len);
+			continue;
+		}
+		if (!take_token(c))
+			return;
+		char line[line_len + 1];
+		evbuffer_remove(in, line, line_len);
+		evbuffer_drain(in, eol_len);
+		if (line_len && line[line_len - 1] == '\r')
+			line_len--;
+		line_len = text_sanitize(line, line_len);
+		if (!c->logged_in) {
+			c->idle_at = server_now_ms(c->srv) + limits_of(c)->unauth_idle_ms;
+			schedule(c);
+		}
+		session_line(c->session, line, line_len);
+	}
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	(void)bev;
+	process_input(arg);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->state == CONN_CLOSING) {
+		if (!evbuffer_get_length(bufferevent_get_output(bev)))
+			finish(c);
+		return;
+	}
+	if (c->output_full) {
+		c->output_full = false;
+		bufferevent_setwatermark(bev, EV_WRITE, 0, 0);
+		update_reading(c);
+		process_input(c);
+	}
+}
+
+/* Describes a TLS failure; a peer that just vanished is an ordinary disconnect. */
+static const char *tls_failure(char *buf, size_t len)
+{
+	unsigned long e = ERR_get_error(), next;
+
+	while ((next = ERR_get_error()))
+		e = next;
+	if (!e || ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING)
+		return "disconnected";
+	ERR_error_string_n(e, buf, len);
+	return buf;
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn *c = arg;
+	char why[160];
+
+	(void)bev;
+	if (what & BEV_EVENT_CONNECTED) {
+		/* TLS handshake done. */
+		c->state = CONN_OPEN;
+		schedule(c);
+		session_start(c->session);
+		return;
+	}
+	if (what & BEV_EVENT_EOF) {
+		conn_abort(c, "disconnected");
+	} else if (what & BEV_EVENT_ERROR) {
+		if (c->tls)
+			conn_abort(c, tls_failure(why, sizeof why));
+		else
+			conn_abort(c, EVUTIL_SOCKET_ERROR() ? evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()) :
+			    "socket error");
+	}
+}
+
+static void timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	int64_t now = server_now_ms(c->srv);
+
+	(void)fd;
+	(void)what;
+	if (c->state == CONN_CLOSED)
+		return;
+	if (c->state == CONN_CLOSING) {
+		if (now >= c->drain_at)
+			conn_abort(c, "output did not drain in time");
+		return;
+	}
+	if (c->state == CONN_HANDSHAKE && now >= c->handshake_at) {
+		conn_abort(c, "TLS handshake timeout");
+		return;
+	}
+	if (!c->logged_in && (now >= c->login_at || now >= c->idle_at)) {
+		session_error(c->session, now >= c->login_at ? "**** LOGIN TIMEOUT ****" :
+		    "**** Idle too long before logging in ****");
+		conn_close(c, now >= c->login_at ? "login timeout" : "idle before login");
+		return;
+	}
+	if (c->wake_at && now >= c->wake_at) {
+		c->wake_at = 0;
+		session_wake(c->session);
+	}
+	if (c->rate_paused && now >= c->rate_resume_at) {
+		c->rate_paused = false;
+		update_reading(c);
+		process_input(c);
+	}
+	if (c->state == CONN_OPEN || c->state == CONN_HANDSHAKE)
+		schedule(c);
+}

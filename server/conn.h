@@ -1,0 +1,54 @@
+/*
+ * A client connection: bytes in and out over plain TCP or TLS, line framing,
+ * telnet and encoding clean-up, and the per-connection limits.  Lines go to
+ * the connection's session; output waits in `pending` until the loop pass
+ * ends and the database has committed.
+ */
+#ifndef CHESSD_CONN_H
+#define CHESSD_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <openssl/ssl.h>
+
+struct server;
+struct session;
+struct conn;
+
+/* Takes ownership of fd (and ssl, for a TLS connection). NULL on failure. */
+struct conn *conn_new(struct server *srv, int fd, const struct sockaddr *sa, SSL *ssl);
+/* The one teardown path: called by the server at the end of a pass. */
+void conn_free(struct conn *c);
+
+/* Queues text; every "\n" goes out as "\n\r" as FICS clients expect. */
+void conn_write(struct conn *c, const char *text, size_t len);
+void conn_puts(struct conn *c, const char *text);
+void conn_printf(struct conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Queues bytes as they are (telnet commands). */
+void conn_write_raw(struct conn *c, const void *data, size_t len);
+
+/* Moves pending output to the socket and enforces the output limits. */
+void conn_flush(struct conn *c);
+/* Closes after the output drains (bounded by a deadline); reason is logged. */
+void conn_close(struct conn *c, const char *reason);
+/* Closes now, dropping any output. */
+void conn_abort(struct conn *c, const char *reason);
+bool conn_closing(const struct conn *c);
+
+/* Stops or resumes handing lines to the session (e.g. while a password hashes). */
+void conn_hold_input(struct conn *c, bool hold);
+/* Asks for a call to session_wake() at the given monotonic time (0: none). */
+void conn_wake_at(struct conn *c, int64_t at_ms);
+/* The session finished logging in: drop the login deadlines. */
+void conn_logged_in(struct conn *c);
+
+const char *conn_address(const struct conn *c);
+bool conn_is_tls(const struct conn *c);
+uint64_t conn_id(const struct conn *c);
+struct session *conn_session(const struct conn *c);
+struct server *conn_server(const struct conn *c);
+
+#endif

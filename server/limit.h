@@ -1,0 +1,41 @@
+/*
+ * Every limit the server enforces, in one place.  These are the defaults;
+ * the configuration file may change each one (see config.c).
+ */
+#ifndef CHESSD_LIMIT_H
+#define CHESSD_LIMIT_H
+
+/* A client line longer than this is refused with an error and dropped. */
+#define LIMIT_LINE_BYTES 1024
+/* Connections in all, and from one address (a club venue may put a hundred
+ * players behind one public address, so this is generous but bounded). */
+#define LIMIT_CLIENTS 20000
+#define LIMIT_CLIENTS_PER_ADDRESS 256
+/* Time to finish the TLS handshake, and to finish logging in. */
+#define LIMIT_HANDSHAKE_MS 10000
+#define LIMIT_LOGIN_MS 60000
+/* Silence allowed before login completes (reset by each line). */
+#define LIMIT_UNAUTH_IDLE_MS 30000
+/* Commands per second per client (token bucket), and the burst allowed:
+ * pychess sends about 25 commands when it logs in. */
+#define LIMIT_COMMANDS_PER_SEC 20
+#define LIMIT_COMMAND_BURST 60
+/* Pending output: above the soft limit the client's input is not read until
+ * it drains; above the hard limit the client is disconnected. */
+#define LIMIT_OUTPUT_SOFT_BYTES (256 * 1024)
+#define LIMIT_OUTPUT_HARD_BYTES (4 * 1024 * 1024)
+/* Failed logins: free attempts, then a delay doubling from the base. */
+#define LIMIT_LOGIN_FREE_FAILURES 3
+#define LIMIT_LOGIN_DELAY_BASE_MS 1000
+#define LIMIT_LOGIN_DELAY_MAX_MS 30000
+/* Wrong passwords on one connection before it is closed. */
+#define LIMIT_LOGIN_TRIES_PER_CONN 3
+/* How long to stop accepting after running out of file descriptors. */
+#define LIMIT_ACCEPT_PAUSE_MS 1000
+/* Channels: numbers 0..LIMIT_CHANNEL_MAX, and how many one user may join. */
+#define LIMIT_CHANNEL_MAX 255
+#define LIMIT_CHANNELS_PER_USER 64
+/* User aliases per session. */
+#define LIMIT_ALIASES 64
+
+#endif

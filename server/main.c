@@ -1,0 +1,222 @@
+/*
+ * chessd: options and signals, then the server.  With a subcommand it
+ * manages accounts instead (useradd, userdel, passwd), reading passwords
+ * from standard input, one line each.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <openssl/crypto.h>
+
+#include "config.h"
+#include "db.h"
+#include "log.h"
+#include "password.h"
+#include "server.h"
+#include "session.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: chessd [--data DIR] [--port N] [--tls-port N] [--bind ADDR] [--config FILE]\n"
+	    "              [--cert FILE --key FILE] [--debug]\n"
+	    "       chessd [--data DIR] useradd NAME [--admin]   (password on stdin)\n"
+	    "       chessd [--data DIR] passwd NAME              (password on stdin)\n"
+	    "       chessd [--data DIR] userdel NAME\n"
+	    "       chessd [--data DIR] admin NAME on|off\n");
+}
+
+/* Reads one password line from stdin into buf; -1 on EOF or a bad password. */
+static int read_password(char *buf, size_t len)
+{
+	char why[160];
+
+	if (!fgets(buf, (int)len, stdin)) {
+		fprintf(stderr, "chessd: no password on standard input\n");
+		return -1;
+	}
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (!password_acceptable(buf, why, sizeof why)) {
+		fprintf(stderr, "chessd: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+static struct db *open_db(const struct config *cfg)
+{
+	char path[4096], err[512];
+
+	if (mkdir(cfg->data_dir, 0700) < 0) {
+		struct stat st;
+		if (stat(cfg->data_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "chessd: cannot create %s\n", cfg->data_dir);
+			return NULL;
+		}
+	}
+	snprintf(path, sizeof path, "%s/chess.db", cfg->data_dir);
+	struct db *db = db_open(path, err, sizeof err);
+	if (!db)
+		fprintf(stderr, "chessd: %s\n", err);
+	return db;
+}
+
+/* Account management from the shell; exit 0 done, 1 failed, 2 usage. */
+static int run_admin(const struct config *cfg, int argc, char **argv)
+{
+	const char *cmd = argv[0], *name = argc > 1 ? argv[1] : NULL;
+	char why[160], password[PASSWORD_MAX_LEN + 2], hash[PASSWORD_HASH_MAX];
+	int rc = 1;
+
+	if (!name) {
+		usage(stderr);
+		return 2;
+	}
+	bool admin = argc > 2 && !strcmp(argv[2], "--admin");
+	if (!strcmp(cmd, "useradd") && argc > 2 + admin) {
+		usage(stderr);
+		return 2;
+	}
+	if (!session_valid_name(name, why, sizeof why)) {
+		fprintf(stderr, "chessd: %s\n", why);
+		return 2;
+	}
+	if (!strncasecmp(name, "guest", 5)) {
+		fprintf(stderr, "chessd: names beginning with \"Guest\" are kept for guests\n");
+		return 2;
+	}
+	struct db *db = open_db(cfg);
+	if (!db)
+		return 1;
+	if (!strcmp(cmd, "useradd") || !strcmp(cmd, "passwd")) {
+		struct db_user user;
+		int found = db_user_find(db, name, &user);
+		if (found < 0)
+			goto done;
+		if (!strcmp(cmd, "useradd") && found) {
+			fprintf(stderr, "chessd: %s is registered already\n", user.name);
+			goto done;
+		}
+		if (!strcmp(cmd, "passwd") && !found) {
+			fprintf(stderr, "chessd: no user named %s\n", name);
+			goto done;
+		}
+		if (read_password(password, sizeof password) < 0 ||
+		    password_hash(password, hash, sizeof hash) < 0)
+			goto done;
+		OPENSSL_cleanse(password, sizeof password);
+		if (!strcmp(cmd, "useradd") ? db_user_add(db, name, hash, admin) != 0 :
+		    db_user_set_password(db, user.id, hash) < 0)
+			goto done;
+		if (db_commit(db) < 0)
+			goto done;
+		printf("%s %s\n", !strcmp(cmd, "useradd") ? "added" : "changed the password of", name);
+		rc = 0;
+	} else if (!strcmp(cmd, "userdel")) {
+		int removed = db_user_remove(db, name);
+		if (removed == 0)
+			fprintf(stderr, "chessd: no user named %s\n", name);
+		if (removed == 1 && db_commit(db) == 0) {
+			printf("removed %s\n", name);
+			rc = 0;
+		}
+	} else if (!strcmp(cmd, "admin") && argc == 3 &&
+	    (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
+		int changed = db_user_set_admin(db, name, !strcmp(argv[2], "on"));
+		if (changed == 0)
+			fprintf(stderr, "chessd: no user named %s\n", name);
+		if (changed == 1 && db_commit(db) == 0) {
+			printf("%s is %s an administrator\n", name, !strcmp(argv[2], "on") ? "now" : "no longer");
+			rc = 0;
+		}
+	} else {
+		usage(stderr);
+		rc = 2;
+	}
+done:
+	db_close(db);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "data", required_argument, NULL, 'd' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "tls-port", required_argument, NULL, 't' },
+		{ "bind", required_argument, NULL, 'b' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "cert", required_argument, NULL, 'C' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "debug", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const keys[] = {
+		['d'] = "data", ['p'] = "port", ['t'] = "tls_port", ['b'] = "bind",
+		['C'] = "cert", ['K'] = "key",
+	};
+	struct config cfg;
+	char err[512];
+	int opt;
+
+	config_defaults(&cfg);
+	/* The config file first, so options given beside it win. */
+	for (int i = 1; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "--config") && config_load(&cfg, argv[i + 1], err, sizeof err) < 0) {
+			fprintf(stderr, "chessd: %s\n", err);
+			return 2;
+		}
+	}
+	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': case 'p': case 't': case 'b': case 'C': case 'K':
+			if (config_set(&cfg, keys[opt], optarg, err, sizeof err) < 0) {
+				fprintf(stderr, "chessd: --%s: %s\n", keys[opt], err);
+				return 2;
+			}
+			break;
+		case 'c':
+			break;
+		case 'D':
+			log_set_level(LOG_DEBUG);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if ((cfg.cert_file != NULL) != (cfg.key_file != NULL)) {
+		fprintf(stderr, "chessd: --cert and --key go together\n");
+		return 2;
+	}
+	if (optind < argc) {
+		int rc = run_admin(&cfg, argc - optind, argv + optind);
+		config_free(&cfg);
+		return rc;
+	}
+	/* Every client is a descriptor: take all the hard limit allows. */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	struct server *srv = server_new(&cfg, err, sizeof err);
+	if (!srv) {
+		log_error("cannot start: %s", err);
+		config_free(&cfg);
+		return 1;
+	}
+	int rc = server_run(srv);
+	server_free(srv);
+	config_free(&cfg);
+	return rc;
+}

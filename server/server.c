@@ -1,0 +1,683 @@
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <search.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <event2/listener.h>
+
+#include "config.h"
+#include "conn.h"
+#include "db.h"
+#include "hasher.h"
+#include "log.h"
+#include "server.h"
+#include "session.h"
+#include "tls.h"
+
+/* How long a shutdown waits for clients to take their last output. */
+#define SERVER_SHUTDOWN_MS 5000
+/* Failed logins are forgotten after this long without another. */
+#define SERVER_FAILURE_WINDOW_MS (15 * 60 * 1000)
+/* Most names and addresses tracked for failed logins (oldest dropped). */
+#define SERVER_FAILURE_ENTRIES_MAX 100000
+
+/* Per-address and per-name records: connections and failed logins. */
+struct tally {
+	char key[64];
+	int conns;
+	int failures;
+	int64_t last_failure_ms;
+};
+
+/* A growable array of connections (all, dirty this pass, closed this pass). */
+struct conn_list {
+	struct conn **items;
+	size_t count, cap;
+};
+
+struct server {
+	struct config *cfg;
+	struct event_base *base;
+	struct evconnlistener *plain, *secure;
+	struct event *sig_term, *sig_int, *sig_hup, *accept_resume, *shutdown_timer;
+	struct tls *tls;
+	struct db *db;
+	struct hasher *hasher;
+	int lock_fd;
+	struct conn_list conns, dirty, closed;
+	void *addresses;	/* tsearch tree of struct tally by address */
+	void *names;		/* tsearch tree of struct tally by lower-case name */
+	int tally_count;
+	void *sessions;		/* tsearch tree of logged-in sessions by name */
+	int session_count;
+	int64_t started_ms;
+	bool stopping, done;
+};
+
+int64_t server_now_ms(struct server *srv)
+{
+	struct timespec ts;
+
+	(void)srv;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t server_uptime_s(struct server *srv)
+{
+	return (server_now_ms(srv) - srv->started_ms) / 1000;
+}
+
+struct event_base *server_base(struct server *srv) { return srv->base; }
+struct db *server_db(struct server *srv) { return srv->db; }
+struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
+const struct config *server_config(const struct server *srv) { return srv->cfg; }
+int server_session_count(struct server *srv) { return srv->session_count; }
+int server_conn_count(struct server *srv) { return (int)srv->conns.count; }
+
+/* Makes room for one more item. */
+static int list_reserve(struct conn_list *l)
+{
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct conn **items = realloc(l->items, cap * sizeof *items);
+		if (!items)
+			return -1;
+		l->items = items;
+		l->cap = cap;
+	}
+	return 0;
+}
+
+static int list_push(struct conn_list *l, struct conn *c)
+{
+	if (list_reserve(l) < 0)
+		return -1;
+	l->items[l->count++] = c;
+	return 0;
+}
+
+static void list_remove(struct conn_list *l, struct conn *c)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		if (l->items[i] == c) {
+			l->items[i] = l->items[--l->count];
+			return;
+		}
+	}
+}
+
+/* --- tallies --- */
+
+static int tally_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct tally *)a)->key, ((const struct tally *)b)->key);
+}
+
+static struct tally *tally_get(struct server *srv, void **tree, const char *key, bool create)
+{
+	struct tally probe;
+
+	snprintf(probe.key, sizeof probe.key, "%s", key);
+	for (char *p = probe.key; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	void *found = tfind(&probe, tree, tally_cmp);
+	if (found || !create)
+		return found ? *(struct tally **)found : NULL;
+	struct tally *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	memcpy(t->key, probe.key, sizeof t->key);
+	if (!tsearch(t, tree, tally_cmp)) {
+		free(t);
+		return NULL;
+	}
+	srv->tally_count++;
+	return t;
+}
+
+static void tally_drop(struct server *srv, void **tree, struct tally *t)
+{
+	tdelete(t, tree, tally_cmp);
+	free(t);
+	srv->tally_count--;
+}
+
+/* Forgets old failures; drops the record when nothing is left in it. */
+static void tally_settle(struct server *srv, void **tree, struct tally *t)
+{
+	if (t->failures && server_now_ms(srv) - t->last_failure_ms > SERVER_FAILURE_WINDOW_MS)
+		t->failures = 0;
+	if (!t->conns && !t->failures)
+		tally_drop(srv, tree, t);
+}
+
+static int delay_for(const struct server *srv, const struct tally *t, int64_t now)
+{
+	const struct limits *lim = &srv->cfg->limits;
+
+	if (!t || t->failures < lim->login_free_failures || now - t->last_failure_ms >
+	    SERVER_FAILURE_WINDOW_MS)
+		return 0;
+	int64_t delay = lim->login_delay_base_ms;
+	for (int i = lim->login_free_failures; i < t->failures && delay < lim->login_delay_max_ms; i++)
+		delay *= 2;
+	if (delay > lim->login_delay_max_ms)
+		delay = lim->login_delay_max_ms;
+	int64_t owed = t->last_failure_ms + delay - now;
+	return owed > 0 ? (int)owed : 0;
+}
+
+int server_login_delay_ms(struct server *srv, const char *name, const char *addr)
+{
+	int64_t now = server_now_ms(srv);
+	int a = delay_for(srv, tally_get(srv, &srv->addresses, addr, false), now);
+	int n = delay_for(srv, tally_get(srv, &srv->names, name, false), now);
+
+	return a > n ? a : n;
+}
+
+int server_login_failed(struct server *srv, const char *name, const char *addr)
+{
+	int64_t now = server_now_ms(srv);
+
+	/* Past the cap, stop tracking new names rather than grow without bound. */
+	bool room = srv->tally_count < SERVER_FAILURE_ENTRIES_MAX;
+	struct tally *a = tally_get(srv, &srv->addresses, addr, true);
+	struct tally *n = tally_get(srv, &srv->names, name, room);
+
+	if (a) {
+		a->failures++;
+		a->last_failure_ms = now;
+	}
+	if (n) {
+		n->failures++;
+		n->last_failure_ms = now;
+	}
+	return server_login_delay_ms(srv, name, addr);
+}
+
+void server_login_succeeded(struct server *srv, const char *name, const char *addr)
+{
+	struct tally *n = tally_get(srv, &srv->names, name, false);
+
+	(void)addr;
+	if (n) {
+		n->failures = 0;
+		tally_settle(srv, &srv->names, n);
+	}
+}
+
+/* --- sessions by name --- */
+
+/* Tree nodes start with the name, so a bare `const char *` can be the key. */
+struct session_node {
+	const char *name;
+	struct session *session;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+struct session *server_find_session(struct server *srv, const char *name)
+{
+	void *found = tfind(&name, &srv->sessions, name_cmp);
+
+	return found ? (*(struct session_node **)found)->session : NULL;
+}
+
+int server_register_session(struct server *srv, struct session *s)
+{
+	struct session_node *node = malloc(sizeof *node);
+
+	if (!node)
+		return -1;
+	node->name = session_name(s);
+	node->session = s;
+	void *slot = tsearch(node, &srv->sessions, name_cmp);
+	if (!slot || *(struct session_node **)slot != node) {
+		free(node);
+		return -1;
+	}
+	srv->session_count++;
+	return 0;
+}
+
+void server_unregister_session(struct server *srv, struct session *s)
+{
+	const char *name = session_name(s);
+	void *found = tfind(&name, &srv->sessions, name_cmp);
+
+	if (!found || (*(struct session_node **)found)->session != s)
+		return;
+	struct session_node *node = *(struct session_node **)found;
+	tdelete(&name, &srv->sessions, name_cmp);
+	free(node);
+	srv->session_count--;
+}
+
+struct walk {
+	void (*fn)(struct session *s, void *arg);
+	void *arg;
+	struct session **list;
+	size_t count;
+};
+
+static void collect(const void *nodep, VISIT which, void *closure)
+{
+	struct walk *w = closure;
+
+	if (which == postorder || which == leaf)
+		w->list[w->count++] = (*(struct session_node *const *)nodep)->session;
+}
+
+/*
+ * Calls fn for each logged-in session in name order.  The sessions are
+ * collected first, so fn may log others out (or tell them things) safely.
+ */
+void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg)
+{
+	struct walk w = { fn, arg, NULL, 0 };
+
+	if (!srv->session_count)
+		return;
+	if (!(w.list = malloc((size_t)srv->session_count * sizeof *w.list)))
+		return;
+	twalk_r(srv->sessions, collect, &w);
+	for (size_t i = 0; i < w.count; i++)
+		if (session_online(w.list[i]))
+			fn(w.list[i], arg);
+	free(w.list);
+}
+
+/* --- connections --- */
+
+void server_conn_dirty(struct server *srv, struct conn *c)
+{
+	if (list_push(&srv->dirty, c) < 0)
+		conn_flush(c);	/* no memory to defer: send now rather than lose it */
+}
+
+void server_conn_closed(struct server *srv, struct conn *c)
+{
+	if (list_push(&srv->closed, c) < 0)
+		log_error("out of memory recording a closed connection");
+}
+
+/* Frees a closed connection and its share of the address tally. */
+static void release(struct server *srv, struct conn *c)
+{
+	struct tally *t = tally_get(srv, &srv->addresses, conn_address(c), false);
+
+	if (t) {
+		t->conns--;
+		tally_settle(srv, &srv->addresses, t);
+	}
+	list_remove(&srv->conns, c);
+	conn_free(c);
+}
+
+/*
+ * The end of every loop pass: commit what the pass wrote, then release the
+ * output it queued, then free the connections it closed.  Nothing about a
+ * write reaches a client before its COMMIT.
+ */
+static void pass_end(struct server *srv)
+{
+	if (db_pending(srv->db) && db_commit(srv->db) < 0)
+		fatal("database commit failed; stopping rather than acknowledge unsaved data");
+	for (size_t i = 0; i < srv->dirty.count; i++)
+		conn_flush(srv->dirty.items[i]);
+	srv->dirty.count = 0;
+	for (size_t i = 0; i < srv->closed.count; i++)
+		release(srv, srv->closed.items[i]);
+	srv->closed.count = 0;
+	if (srv->stopping && !srv->conns.count)
+		srv->done = true;
+}
+
+static void refuse(int fd, bool tls, const char *why)
+{
+	char line[160];
+
+	/* A plain client gets a reason; a TLS client could not read one. */
+	if (!tls) {
+		int n = snprintf(line, sizeof line, "\n\r**** %s ****\n\r", why);
+		if (write(fd, line, (size_t)n) < 0) {
+			/* It is being refused anyway. */
+		}
+	}
+	close(fd);
+}
+
+static void accept_conn(struct server *srv, evutil_socket_t fd, struct sockaddr *sa, bool tls)
+{
+	const struct limits *lim = &srv->cfg->limits;
+	char addr[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)sa)->sin6_addr, addr, sizeof addr);
+	else if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((struct sockaddr_in *)sa)->sin_addr, addr, sizeof addr);
+	if (srv->stopping) {
+		refuse(fd, tls, "The server is shutting down.");
+		return;
+	}
+	if ((int)srv->conns.count >= lim->clients) {
+		log_warn("refused %s: %d connections in all", addr, lim->clients);
+		refuse(fd, tls, "The server is full; please try again later.");
+		return;
+	}
+	struct tally *t = tally_get(srv, &srv->addresses, addr, true);
+	if (!t || t->conns >= lim->clients_per_address) {
+		log_warn("refused %s: %d connections from that address", addr, lim->clients_per_address);
+		refuse(fd, tls, "Too many connections from your address; please try again later.");
+		return;
+	}
+	SSL *ssl = NULL;
+	if (list_reserve(&srv->conns) < 0 || (tls && !(ssl = tls_accept_ssl(srv->tls)))) {
+		tally_settle(srv, &srv->addresses, t);
+		close(fd);
+		return;
+	}
+	struct conn *c = conn_new(srv, fd, sa, ssl);
+	if (!c) {
+		tally_settle(srv, &srv->addresses, t);
+		return;
+	}
+	t->conns++;
+	list_push(&srv->conns, c);	/* room was reserved above */
+	log_debug("conn %llu from %s%s", (unsigned long long)conn_id(c), addr, tls ? " (TLS)" : "");
+}
+
+static void accept_plain(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int len, void *arg)
+{
+	(void)l;
+	(void)len;
+	accept_conn(arg, fd, sa, false);
+}
+
+static void accept_tls(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+    int len, void *arg)
+{
+	(void)l;
+	(void)len;
+	accept_conn(arg, fd, sa, true);
+}
+
+static void resume_accepting(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+
+	(void)fd;
+	(void)what;
+	if (srv->stopping)
+		return;
+	if (srv->plain)
+		evconnlistener_enable(srv->plain);
+	if (srv->secure)
+		evconnlistener_enable(srv->secure);
+	log_info("accepting connections again");
+}
+
+/* Out of descriptors: stop accepting for a moment instead of spinning. */
+static void accept_error(struct evconnlistener *l, void *arg)
+{
+	struct server *srv = arg;
+	int err = EVUTIL_SOCKET_ERROR();
+	int ms = srv->cfg->limits.accept_pause_ms;
+
+	(void)l;
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) {
+		log_warn("accept: %s", evutil_socket_error_to_string(err));
+		return;
+	}
+	log_warn("accept: %s; pausing accepts for %d ms", evutil_socket_error_to_string(err), ms);
+	if (srv->plain)
+		evconnlistener_disable(srv->plain);
+	if (srv->secure)
+		evconnlistener_disable(srv->secure);
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	evtimer_add(srv->accept_resume, &tv);
+}
+
+static struct evconnlistener *listen_on(struct server *srv, int port, evconnlistener_cb cb,
+    char *err, size_t errlen)
+{
+	const char *bind_to = srv->cfg->bind;
+	struct sockaddr_storage ss;
+	int sslen = sizeof ss;
+	unsigned flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC;
+	char text[96];
+
+	/* Default: every IPv6 and IPv4 address, or IPv4 only where IPv6 is off. */
+	const char *tries[2] = { bind_to ? bind_to : "[::]", bind_to ? NULL : "0.0.0.0" };
+	for (int i = 0; i < 2 && tries[i]; i++) {
+		snprintf(text, sizeof text, strchr(tries[i], ':') && tries[i][0] != '[' ?
+		    "[%s]:%d" : "%s:%d", tries[i], port);
+		memset(&ss, 0, sizeof ss);
+		sslen = sizeof ss;
+		if (evutil_parse_sockaddr_port(text, (struct sockaddr *)&ss, &sslen) < 0) {
+			snprintf(err, errlen, "cannot parse bind address %s", tries[i]);
+			return NULL;
+		}
+		struct evconnlistener *l = evconnlistener_new_bind(srv->base, cb, srv, flags, 512,
+		    (struct sockaddr *)&ss, sslen);
+		if (l) {
+			evconnlistener_set_error_cb(l, accept_error);
+			log_info("listening on %s%s", text, cb == accept_tls ? " (TLS)" : "");
+			return l;
+		}
+		snprintf(err, errlen, "cannot listen on %s: %s", text,
+		    evutil_socket_error_to_string(EVUTIL_SOCKET_ERROR()));
+	}
+	return NULL;
+}
+
+static void begin_shutdown(struct server *srv, const char *why);
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct server *srv = arg;
+	char err[256];
+
+	(void)what;
+	if (sig == SIGHUP) {
+		if (!srv->tls)
+			return;
+		if (tls_reload(srv->tls, err, sizeof err) < 0)
+			log_error("certificate reload failed, keeping the old one: %s", err);
+		else
+			log_info("certificate reloaded: %s", tls_fingerprint(srv->tls));
+		return;
+	}
+	begin_shutdown(srv, sig == SIGTERM ? "SIGTERM" : "SIGINT");
+}
+
+static void shutdown_deadline(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+
+	(void)fd;
+	(void)what;
+	log_warn("shutdown: %zu connections did not drain in time", srv->conns.count);
+	for (size_t i = 0; i < srv->conns.count; i++)
+		conn_abort(srv->conns.items[i], "server shutdown");
+}
+
+/* Stop accepting, tell everyone, close every connection once its output is out. */
+static void begin_shutdown(struct server *srv, const char *why)
+{
+	if (srv->stopping)
+		return;
+	srv->stopping = true;
+	log_info("shutting down (%s)", why);
+	if (srv->plain)
+		evconnlistener_disable(srv->plain);
+	if (srv->secure)
+		evconnlistener_disable(srv->secure);
+	for (size_t i = 0; i < srv->conns.count; i++) {
+		struct conn *c = srv->conns.items[i];
+		struct session *s = conn_session(c);
+		if (s && session_online(s))
+			session_notify(s, "**** %s is shutting down now. ****", srv->cfg->server_name);
+	}
+	/* Closing moves each connection to the closed list; copy the set first. */
+	size_t n = srv->conns.count;
+	struct conn **all = malloc(n * sizeof *all + 1);
+	if (all) {
+		memcpy(all, srv->conns.items, n * sizeof *all);
+		for (size_t i = 0; i < n; i++)
+			conn_close(all[i], "server shutdown");
+		free(all);
+	}
+	struct timeval tv = { SERVER_SHUTDOWN_MS / 1000, (SERVER_SHUTDOWN_MS % 1000) * 1000 };
+	evtimer_add(srv->shutdown_timer, &tv);
+	if (!srv->conns.count)
+		srv->done = true;
+}
+
+/* One chessd per data directory: a second would corrupt nothing, but would
+ * confuse everyone; the lock says so plainly. */
+static int lock_data_dir(struct server *srv, char *err, size_t errlen)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/chessd.lock", srv->cfg->data_dir);
+	srv->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (srv->lock_fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(srv->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		snprintf(err, errlen, "%s is in use by another chessd", srv->cfg->data_dir);
+		return -1;
+	}
+	return 0;
+}
+
+struct server *server_new(struct config *cfg, char *err, size_t errlen)
+{
+	struct server *srv = calloc(1, sizeof *srv);
+	char path[4096];
+
+	if (!srv) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	srv->cfg = cfg;
+	srv->lock_fd = -1;
+	srv->started_ms = server_now_ms(srv);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (mkdir(cfg->data_dir, 0700) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", cfg->data_dir, strerror(errno));
+		goto fail;
+	}
+	if (lock_data_dir(srv, err, errlen) < 0)
+		goto fail;
+	snprintf(path, sizeof path, "%s/chess.db", cfg->data_dir);
+	if (!(srv->db = db_open(path, err, errlen)))
+		goto fail;
+	if (cfg->tls_port) {
+		if (!(srv->tls = tls_new(cfg->data_dir, cfg->cert_file, cfg->key_file, err, errlen)))
+			goto fail;
+		log_info("TLS certificate %s", tls_fingerprint(srv->tls));
+	}
+	if (!(srv->base = event_base_new())) {
+		snprintf(err, errlen, "cannot create the event loop");
+		goto fail;
+	}
+	if (!(srv->hasher = hasher_new(srv->base))) {
+		snprintf(err, errlen, "cannot start the password worker");
+		goto fail;
+	}
+	if (cfg->port && !(srv->plain = listen_on(srv, cfg->port, accept_plain, err, errlen)))
+		goto fail;
+	if (cfg->tls_port && !(srv->secure = listen_on(srv, cfg->tls_port, accept_tls, err, errlen)))
+		goto fail;
+	srv->sig_term = evsignal_new(srv->base, SIGTERM, on_signal, srv);
+	srv->sig_int = evsignal_new(srv->base, SIGINT, on_signal, srv);
+	srv->sig_hup = evsignal_new(srv->base, SIGHUP, on_signal, srv);
+	srv->accept_resume = evtimer_new(srv->base, resume_accepting, srv);
+	srv->shutdown_timer = evtimer_new(srv->base, shutdown_deadline, srv);
+	if (!srv->sig_term || !srv->sig_int || !srv->sig_hup || !srv->accept_resume ||
+	    !srv->shutdown_timer) {
+		snprintf(err, errlen, "cannot set up signal handling");
+		goto fail;
+	}
+	evsignal_add(srv->sig_term, NULL);
+	evsignal_add(srv->sig_int, NULL);
+	evsignal_add(srv->sig_hup, NULL);
+	return srv;
+fail:
+	server_free(srv);
+	return NULL;
+}
+
+int server_run(struct server *srv)
+{
+	log_info("chessd ready");
+	while (!srv->done) {
+		if (event_base_loop(srv->base, EVLOOP_ONCE) < 0) {
+			log_error("event loop failed");
+			return 1;
+		}
+		pass_end(srv);
+	}
+	if (db_commit(srv->db) < 0)
+		return 1;
+	log_info("stopped");
+	return 0;
+}
+
+static void free_tally(void *p)
+{
+	free(p);
+}
+
+void server_free(struct server *srv)
+{
+	if (!srv)
+		return;
+	while (srv->conns.count)
+		release(srv, srv->conns.items[srv->conns.count - 1]);
+	tdestroy(srv->sessions, free);
+	tdestroy(srv->addresses, free_tally);
+	tdestroy(srv->names, free_tally);
+	if (srv->plain)
+		evconnlistener_free(srv->plain);
+	if (srv->secure)
+		evconnlistener_free(srv->secure);
+	struct event *events[] = { srv->sig_term, srv->sig_int, srv->sig_hup, srv->accept_resume,
+	    srv->shutdown_timer };
+	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+		if (events[i])
+			event_free(events[i]);
+	hasher_free(srv->hasher);
+	if (srv->base)
+		event_base_free(srv->base);
+	tls_free(srv->tls);
+	db_close(srv->db);
+	if (srv->lock_fd >= 0)
+		close(srv->lock_fd);
+	free(srv->conns.items);
+	free(srv->dirty.items);
+	free(srv->closed.items);
+	free(srv);
+}

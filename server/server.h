@@ -1,0 +1,54 @@
+/*
+ * The server: one event loop, its listeners, every connection, and the
+ * per-pass hook that commits the database before releasing any output.
+ */
+#ifndef CHESSD_SERVER_H
+#define CHESSD_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct config;
+struct conn;
+struct db;
+struct event_base;
+struct hasher;
+struct session;
+struct tls;
+
+struct server;
+
+/* Sets up listeners, TLS and the database; NULL with a reason on failure. */
+struct server *server_new(struct config *cfg, char *err, size_t errlen);
+/* Runs until SIGTERM/SIGINT and a graceful shutdown; returns the exit code. */
+int server_run(struct server *srv);
+void server_free(struct server *srv);
+
+struct event_base *server_base(struct server *srv);
+struct db *server_db(struct server *srv);
+struct hasher *server_hasher(struct server *srv);
+const struct config *server_config(const struct server *srv);
+/* Milliseconds on a monotonic clock, cached per loop pass. */
+int64_t server_now_ms(struct server *srv);
+/* Seconds since the server started. */
+int64_t server_uptime_s(struct server *srv);
+
+/* Bookkeeping the connections call into. */
+void server_conn_dirty(struct server *srv, struct conn *c);
+void server_conn_closed(struct server *srv, struct conn *c);
+/* Failed logins recorded per name and address; returns the delay owed. */
+int server_login_failed(struct server *srv, const char *name, const char *addr);
+/* Delay owed before another login attempt for this name or address. */
+int server_login_delay_ms(struct server *srv, const char *name, const char *addr);
+void server_login_succeeded(struct server *srv, const char *name, const char *addr);
+
+/* The logged-in session with this name (any case), or NULL. */
+struct session *server_find_session(struct server *srv, const char *name);
+int server_register_session(struct server *srv, struct session *s);
+void server_unregister_session(struct server *srv, struct session *s);
+/* Calls fn for each logged-in session, in login order. */
+void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg);
+int server_session_count(struct server *srv);
+int server_conn_count(struct server *srv);
+
+#endif

@@ -1,0 +1,637 @@
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "conn.h"
+#include "db.h"
+#include "hasher.h"
+#include "limit.h"
+#include "log.h"
+#include "password.h"
+#include "server.h"
+#include "session.h"
+
+static const unsigned char telnet_echo_off[] = { 255, 251, 1 };	/* IAC WILL ECHO */
+static const unsigned char telnet_echo_on[] = { 255, 252, 1 };	/* IAC WONT ECHO */
+
+enum session_state {
+	S_NEW,		/* waiting for the connection (TLS handshake) */
+	S_LOGIN,	/* "login: " */
+	S_PASSWORD,	/* "password: " for a registered name */
+	S_VERIFYING,	/* the hasher is checking the password */
+	S_CONFIRM,	/* "Press return to enter the server as ..." */
+	S_ONLINE,
+	S_GONE,		/* the connection is closing */
+};
+
+struct alias {
+	char *name, *value;
+};
+
+struct session {
+	struct server *srv;
+	struct conn *conn;
+	enum session_state state;
+	char name[SESSION_NAME_MAX + 1];
+	int64_t user_id;		/* 0 for guests */
+	bool admin;
+	bool registered;
+	bool in_command;		/* output now is a command's reply */
+	bool pending_is_guest;
+	int tries;			/* wrong passwords on this connection */
+	char stored_hash[DB_PASSWORD_MAX];
+	char held_password[PASSWORD_MAX_LEN + 1];	/* while a login delay runs */
+	struct hasher_job *job;
+	void (*job_done)(struct session *s, int result, const char *hash);
+	char job_note[SESSION_NAME_MAX + 1];
+	int64_t login_ms, active_ms;
+	struct var_values vars;
+	uint8_t channels[(LIMIT_CHANNEL_MAX + 8) / 8];
+	int channel_count;
+	struct alias *aliases;
+	int alias_count;
+	char last_tell[SESSION_NAME_MAX + 1];
+};
+
+struct session *session_new(struct server *srv, struct conn *conn)
+{
+	struct session *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->srv = srv;
+	s->conn = conn;
+	s->state = S_NEW;
+	var_values_init(&s->vars);
+	return s;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	session_detach(s);
+	var_values_free(&s->vars);
+	for (int i = 0; i < s->alias_count; i++) {
+		free(s->aliases[i].name);
+		free(s->aliases[i].value);
+	}
+	free(s->aliases);
+	OPENSSL_cleanse(s->held_password, sizeof s->held_password);
+	free(s);
+}
+
+void session_detach(struct session *s)
+{
+	if (!s || s->state == S_GONE)
+		return;
+	if (s->job) {
+		hasher_cancel(server_hasher(s->srv), s->job);
+		s->job = NULL;
+	}
+	if (s->state == S_ONLINE) {
+		server_unregister_session(s->srv, s);
+		log_info("%s logged out", s->name);
+	}
+	s->state = S_GONE;
+}
+
+/* --- output --- */
+
+static void prompt(struct session *s)
+{
+	const char *p = var_str(&s->vars, VAR_PROMPT);
+
+	if (session_var(s, IVAR_DEFPROMPT) || !*p)
+		p = "fics%";
+	conn_printf(s->conn, "%s ", p);
+}
+
+static void vprint(struct session *s, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list copy;
+
+	va_copy(copy, ap);
+	int n = vsnprintf(small, sizeof small, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		conn_write(s->conn, small, (size_t)n);
+		return;
+	}
+	char *big = malloc((size_t)n + 1);
+	if (!big)
+		return;
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	conn_write(s->conn, big, (size_t)n);
+	free(big);
+}
+
+void session_printf(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(s, fmt, ap);
+	va_end(ap);
+}
+
+void session_notify(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->state != S_ONLINE)
+		return;
+	if (!s->in_command)
+		conn_puts(s->conn, "\n");
+	va_start(ap, fmt);
+	vprint(s, fmt, ap);
+	va_end(ap);
+	conn_puts(s->conn, "\n");
+	if (!s->in_command)
+		prompt(s);
+}
+
+void session_error(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->state == S_GONE)
+		return;
+	bool unsolicited = s->state == S_ONLINE && !s->in_command;
+	if (unsolicited)
+		conn_puts(s->conn, "\n");
+	va_start(ap, fmt);
+	vprint(s, fmt, ap);
+	va_end(ap);
+	conn_puts(s->conn, "\n");
+	if (unsolicited)
+		prompt(s);
+}
+
+/* --- accessors --- */
+
+const char *session_name(const struct session *s) { return s->name; }
+bool session_online(const struct session *s) { return s->state == S_ONLINE; }
+bool session_registered(const struct session *s) { return s->registered; }
+bool session_admin(const struct session *s) { return s->admin; }
+int64_t session_user_id(const struct session *s) { return s->user_id; }
+struct conn *session_conn(const struct session *s) { return s->conn; }
+struct server *session_server(const struct session *s) { return s->srv; }
+int64_t session_login_ms(const struct session *s) { return s->login_ms; }
+struct var_values *session_vars(struct session *s) { return &s->vars; }
+int session_var(const struct session *s, enum var_id id) { return var_num(&s->vars, id); }
+const char *session_last_tell(const struct session *s) { return s->last_tell; }
+int session_channel_count(const struct session *s) { return s->channel_count; }
+
+int64_t session_idle_ms(const struct session *s)
+{
+	return server_now_ms(s->srv) - s->active_ms;
+}
+
+const char *session_flags(const struct session *s)
+{
+	if (!s->registered)
+		return "(U)";
+	return s->admin ? "(*)" : "";
+}
+
+void session_set_last_tell(struct session *s, const char *name)
+{
+	snprintf(s->last_tell, sizeof s->last_tell, "%s", name);
+}
+
+int session_set_var(struct session *s, enum var_id id, const char *value, char *why, size_t len)
+{
+	char buf[32];
+
+	if (var_values_set(&s->vars, id, value, why, len) < 0)
+		return -1;
+	if (s->registered && !var_def(id)->ivar)
+		db_var_set(server_db(s->srv), s->user_id, var_def(id)->name,
+		    var_values_text(&s->vars, id, buf, sizeof buf));
+	return 0;
+}
+
+bool session_in_channel(const struct session *s, int channel)
+{
+	return channel >= 0 && channel <= LIMIT_CHANNEL_MAX &&
+	    (s->channels[channel / 8] >> (channel % 8) & 1);
+}
+
+int session_set_channel(struct session *s, int channel, bool member)
+{
+	if (channel < 0 || channel > LIMIT_CHANNEL_MAX)
+		return -1;
+	if (session_in_channel(s, channel) == member)
+		return 0;
+	if (member && s->channel_count >= LIMIT_CHANNELS_PER_USER)
+		return -1;
+	s->channels[channel / 8] ^= (uint8_t)(1u << (channel % 8));
+	s->channel_count += member ? 1 : -1;
+	if (s->registered)
+		db_channel_set(server_db(s->srv), s->user_id, channel, member);
+	return 0;
+}
+
+const char *session_alias(const struct session *s, const char *name)
+{
+	for (int i = 0; i < s->alias_count; i++)
+		if (!strcasecmp(s->aliases[i].name, name))
+			return s->aliases[i].value;
+	return NULL;
+}
+
+/* Sets an alias in memory only (loading from the database uses this too). */
+static int store_alias(struct session *s, const char *name, const char *value)
+{
+	for (int i = 0; i < s->alias_count; i++) {
+		if (strcasecmp(s->aliases[i].name, name))
+			continue;
+		if (!value) {
+			free(s->aliases[i].name);
+			free(s->aliases[i].value);
+			s->aliases[i] = s->aliases[--s->alias_count];
+			return 0;
+		}
+		char *v = strdup(value);
+		if (!v)
+			return -1;
+		free(s->aliases[i].value);
+		s->aliases[i].value = v;
+		return 0;
+	}
+	if (!value)
+		return 0;
+	if (s->alias_count >= LIMIT_ALIASES)
+		return -1;
+	if (!s->aliases && !(s->aliases = calloc(LIMIT_ALIASES, sizeof *s->aliases)))
+		return -1;
+	char *n = strdup(name), *v = strdup(value);
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return -1;
+	}
+	s->aliases[s->alias_count++] = (struct alias){ n, v };
+	return 0;
+}
+
+int session_set_alias(struct session *s, const char *name, const char *value)
+{
+	if (store_alias(s, name, value) < 0)
+		return -1;
+	if (s->registered)
+		db_alias_set(server_db(s->srv), s->user_id, name, value);
+	return 0;
+}
+
+void session_each_alias(const struct session *s, void (*fn)(void *arg, const char *name,
+    const char *value), void *arg)
+{
+	for (int i = 0; i < s->alias_count; i++)
+		fn(arg, s->aliases[i].name, s->aliases[i].value);
+}
+
+bool session_valid_name(const char *name, char *why, size_t len)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isalpha((unsigned char)name[i]) || (unsigned char)name[i] >= 0x80) {
+			snprintf(why, len, "Sorry, names can only consist of lower and upper case letters.  Try again.");
+			return false;
+		}
+	}
+	if (n < SESSION_NAME_MIN) {
+		snprintf(why, len, "Sorry, names must be at least %d characters long.  Try again.",
+		    SESSION_NAME_MIN);
+		return false;
+	}
+	if (n > SESSION_NAME_MAX) {
+		snprintf(why, len, "Sorry, names may be at most %d characters long.  Try again.",
+		    SESSION_NAME_MAX);
+		return false;
+	}
+	return true;
+}
+
+/* --- login --- */
+
+static void login_prompt(struct session *s)
+{
+	s->state = S_LOGIN;
+	conn_puts(s->conn, "login: ");
+}
+
+void session_start(struct session *s)
+{
+	const struct config *cfg = server_config(s->srv);
+
+	if (s->state != S_NEW)
+		return;
+	conn_printf(s->conn,
+	    "\n"
+	    "     %s -- a FICS-protocol chess server\n"
+	    "\n"
+	    "     Log in as \"guest\" to play unrated games, or with your account.\n"
+	    "     Connections on port %d are encrypted (TLS).\n"
+	    "\n",
+	    cfg->server_name, cfg->tls_port);
+	login_prompt(s);
+}
+
+/* A free "Guest" + four capitals, as pychess expects (letters only). */
+static void guest_name(struct session *s, char *out, size_t len)
+{
+	for (int attempt = 0; attempt < 1000; attempt++) {
+		unsigned char r[4];
+		if (RAND_bytes(r, sizeof r) != 1)
+			for (int i = 0; i < 4; i++)
+				r[i] = (unsigned char)rand();
+		snprintf(out, len, "Guest%c%c%c%c", 'A' + r[0] % 26, 'A' + r[1] % 26,
+		    'A' + r[2] % 26, 'A' + r[3] % 26);
+		if (!server_find_session(s->srv, out))
+			return;
+	}
+}
+
+static void load_var(void *arg, const char *name, const char *value)
+{
+	struct session *s = arg;
+	char why[128];
+	int id = var_find(name, false);
+
+	if (id >= 0 && !strcasecmp(var_def((enum var_id)id)->name, name))
+		var_values_set(&s->vars, (enum var_id)id, value, why, sizeof why);
+}
+
+static void load_channel(void *arg, int channel)
+{
+	struct session *s = arg;
+
+	if (channel >= 0 && channel <= LIMIT_CHANNEL_MAX && !session_in_channel(s, channel) &&
+	    s->channel_count < LIMIT_CHANNELS_PER_USER) {
+		s->channels[channel / 8] |= (uint8_t)(1u << (channel % 8));
+		s->channel_count++;
+	}
+}
+
+static void load_alias(void *arg, const char *name, const char *value)
+{
+	store_alias(arg, name, value);
+}
+
+static void print_motd(struct session *s)
+{
+	char path[4096], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/motd.txt", server_config(s->srv)->data_dir);
+	if ((f = fopen(path, "r"))) {
+		while (fgets(line, sizeof line, f))
+			conn_puts(s->conn, line);
+		fclose(f);
+		return;
+	}
+	conn_puts(s->conn,
+	    "Welcome.  Type \"help\" for the commands, \"who\" to see who is here.\n");
+}
+
+/* The name is settled: enter the server (FICS's "Starting FICS session"). */
+static void login_complete(struct session *s)
+{
+	struct session *old = server_find_session(s->srv, s->name);
+
+	if (old) {
+		/* A registered player logging in again replaces a stale session. */
+		session_notify(old, "**** You have logged in from another connection; closing this one. ****");
+		conn_close(session_conn(old), "replaced by a new login");
+	}
+	if (server_register_session(s->srv, s) < 0) {
+		conn_puts(s->conn, "**** Server error; please try again later. ****\n");
+		conn_close(s->conn, "cannot register session");
+		return;
+	}
+	s->state = S_ONLINE;
+	s->login_ms = s->active_ms = server_now_ms(s->srv);
+	if (s->registered) {
+		struct db *db = server_db(s->srv);
+		db_var_each(db, s->user_id, load_var, s);
+		db_channel_each(db, s->user_id, load_channel, s);
+		db_alias_each(db, s->user_id, load_alias, s);
+		db_user_touch(db, s->user_id, (int64_t)time(NULL));
+	}
+	conn_logged_in(s->conn);
+	server_login_succeeded(s->srv, s->name, conn_address(s->conn));
+	log_info("%s%s logged in from %s%s", s->name, session_flags(s), conn_address(s->conn),
+	    conn_is_tls(s->conn) ? " (TLS)" : "");
+	conn_printf(s->conn, "**** Starting FICS session as %s%s ****\n\n", s->name, session_flags(s));
+	print_motd(s);
+	conn_puts(s->conn, "\n");
+	prompt(s);
+}
+
+static void login_name(struct session *s, char *line)
+{
+	char name[64], why[160];
+	struct db_user user;
+
+	if (sscanf(line, "%63s", name) != 1) {
+		login_prompt(s);
+		return;
+	}
+	if (!strcasecmp(name, "guest") || !strcasecmp(name, "g")) {
+		guest_name(s, s->name, sizeof s->name);
+		s->registered = false;
+		conn_printf(s->conn,
+		    "\nLogging you in as \"%s\"; you may use this name to play unrated games.\n"
+		    "(After logging in, do \"help register\" for more info on how to register.)\n\n"
+		    "Press return to enter the server as \"%s\":\n", s->name, s->name);
+		s->state = S_CONFIRM;
+		return;
+	}
+	if (!session_valid_name(name, why, sizeof why)) {
+		conn_printf(s->conn, "\n%s\n\n", why);
+		login_prompt(s);
+		return;
+	}
+	int found = db_user_find(server_db(s->srv), name, &user);
+	if (found < 0) {
+		conn_puts(s->conn, "\n**** Server error; please try again later. ****\n\n");
+		login_prompt(s);
+		return;
+	}
+	if (found) {
+		snprintf(s->name, sizeof s->name, "%s", user.name);
+		snprintf(s->stored_hash, sizeof s->stored_hash, "%s", user.password);
+		s->user_id = user.id;
+		s->admin = user.admin;
+		conn_printf(s->conn,
+		    "\n\"%s\" is a registered name.  If it is yours, type the password.\n"
+		    "If not, just hit return to try another name.\n\n", s->name);
+		conn_write_raw(s->conn, telnet_echo_off, sizeof telnet_echo_off);
+		conn_puts(s->conn, "password: ");
+		s->state = S_PASSWORD;
+		return;
+	}
+	if (server_find_session(s->srv, name)) {
+		conn_printf(s->conn, "\nSorry, %s is already logged in.  Try another name.\n\n", name);
+		login_prompt(s);
+		return;
+	}
+	/* session_valid_name() bounded it to SESSION_NAME_MAX letters. */
+	memcpy(s->name, name, strlen(name) + 1);
+	s->registered = false;
+	conn_printf(s->conn,
+	    "\n\"%s\" is not a registered name.  You may play unrated games as a guest.\n"
+	    "(After logging in, do \"help register\" for more info on how to register.)\n\n"
+	    "Press return to enter the server as \"%s\":\n", s->name, s->name);
+	s->state = S_CONFIRM;
+}
+
+static void job_finished(void *arg, int result, const char *hash)
+{
+	struct session *s = arg;
+
+	s->job = NULL;
+	s->job_done(s, result, hash);
+}
+
+int session_password_job(struct session *s, const char *password, const char *stored,
+    const char *new_password, void (*done)(struct session *s, int result, const char *hash))
+{
+	if (s->job)
+		return -1;
+	s->job = hasher_submit(server_hasher(s->srv), password, stored, new_password,
+	    job_finished, s);
+	if (!s->job)
+		return -1;
+	s->job_done = done;
+	return 0;
+}
+
+void session_set_job_note(struct session *s, const char *note)
+{
+	snprintf(s->job_note, sizeof s->job_note, "%s", note);
+}
+
+const char *session_job_note(const struct session *s)
+{
+	return s->job_note;
+}
+
+static void verify_done(struct session *s, int result, const char *hash);
+
+/* Hands the password to the hasher; input waits until the answer comes. */
+static void login_verify(struct session *s, const char *password)
+{
+	if (session_password_job(s, password, s->stored_hash, NULL, verify_done) < 0) {
+		conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
+		login_prompt(s);
+		return;
+	}
+	s->state = S_VERIFYING;
+	conn_hold_input(s->conn, true);
+}
+
+static void login_password(struct session *s, char *line)
+{
+	conn_write_raw(s->conn, telnet_echo_on, sizeof telnet_echo_on);
+	conn_puts(s->conn, "\n");
+	if (!*line) {
+		login_prompt(s);
+		return;
+	}
+	int owed = server_login_delay_ms(s->srv, s->name, conn_address(s->conn));
+	if (owed > 0) {
+		/* Recent failures on this name or address: answer no sooner than this. */
+		snprintf(s->held_password, sizeof s->held_password, "%s", line);
+		s->state = S_VERIFYING;
+		conn_hold_input(s->conn, true);
+		conn_wake_at(s->conn, server_now_ms(s->srv) + owed);
+		return;
+	}
+	login_verify(s, line);
+}
+
+static void verify_done(struct session *s, int result, const char *hash)
+{
+	(void)hash;
+	OPENSSL_cleanse(s->stored_hash, sizeof s->stored_hash);
+	if (result == 1) {
+		s->registered = true;
+		conn_hold_input(s->conn, false);
+		login_complete(s);
+		return;
+	}
+	if (result < 0)
+		log_warn("stored password of %s is malformed", s->name);
+	server_login_failed(s->srv, s->name, conn_address(s->conn));
+	log_info("failed login for %s from %s", s->name, conn_address(s->conn));
+	conn_puts(s->conn, "\n**** Invalid password! ****\n\n");
+	if (++s->tries >= server_config(s->srv)->limits.login_tries_per_conn) {
+		conn_puts(s->conn, "**** Too many failed logins; goodbye. ****\n");
+		conn_close(s->conn, "too many failed logins");
+		return;
+	}
+	s->user_id = 0;
+	s->admin = false;
+	login_prompt(s);
+	conn_hold_input(s->conn, false);
+}
+
+void session_wake(struct session *s)
+{
+	if (s->state == S_VERIFYING && !s->job && s->held_password[0]) {
+		char password[sizeof s->held_password];
+		memcpy(password, s->held_password, sizeof password);
+		OPENSSL_cleanse(s->held_password, sizeof s->held_password);
+		login_verify(s, password);
+		OPENSSL_cleanse(password, sizeof password);
+	}
+}
+
+void session_line(struct session *s, char *line, size_t len)
+{
+	(void)len;
+	switch (s->state) {
+	case S_LOGIN:
+		login_name(s, line);
+		break;
+	case S_PASSWORD:
+		login_password(s, line);
+		OPENSSL_cleanse(line, len);
+		break;
+	case S_CONFIRM:
+		if (server_find_session(s->srv, s->name)) {
+			conn_printf(s->conn, "\nSorry, %s is already logged in.  Try another name.\n\n",
+			    s->name);
+			login_prompt(s);
+			break;
+		}
+		login_complete(s);
+		break;
+	case S_ONLINE:
+		s->active_ms = server_now_ms(s->srv);
+		s->in_command = true;
+		cmd_execute(s, line);
+		s->in_command = false;
+		if (s->state == S_ONLINE)
+			prompt(s);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,85 @@
+/*
+ * A client's session: the FICS login dialogue, then the logged-in user with
+ * variables, channels and aliases, reading command lines from its conn.
+ */
+#ifndef CHESSD_SESSION_H
+#define CHESSD_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "var.h"
+
+struct conn;
+struct server;
+struct session;
+
+#define SESSION_NAME_MIN 3
+#define SESSION_NAME_MAX 17
+
+struct session *session_new(struct server *srv, struct conn *conn);
+/* Frees the session; it must be detached already (conn_free sees to it). */
+void session_free(struct session *s);
+/* The connection is ready (after any TLS handshake): banner and login prompt. */
+void session_start(struct session *s);
+/* The connection is closing: leave the online list, cancel pending work. */
+void session_detach(struct session *s);
+/* One cleaned line from the client. */
+void session_line(struct session *s, char *line, size_t len);
+/* A timer the session asked for (conn_wake_at) has fired. */
+void session_wake(struct session *s);
+
+/* Output.  session_printf writes the reply to the current command;
+ * session_notify sends unsolicited text on its own lines with a fresh prompt. */
+void session_printf(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void session_notify(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A one-line error: as a reply during a command, else as a notification. */
+void session_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+const char *session_name(const struct session *s);
+/* FICS name suffix: "(U)" for unregistered, "(*)" for admins, "" otherwise. */
+const char *session_flags(const struct session *s);
+bool session_online(const struct session *s);
+bool session_registered(const struct session *s);
+bool session_admin(const struct session *s);
+int64_t session_user_id(const struct session *s);
+struct conn *session_conn(const struct session *s);
+struct server *session_server(const struct session *s);
+int64_t session_login_ms(const struct session *s);
+int64_t session_idle_ms(const struct session *s);
+
+struct var_values *session_vars(struct session *s);
+int session_var(const struct session *s, enum var_id id);
+/* Sets a variable, persisting it for registered users; -1 with why on bad input. */
+int session_set_var(struct session *s, enum var_id id, const char *value, char *why, size_t len);
+
+bool session_in_channel(const struct session *s, int channel);
+/* Joins or leaves; persisted for registered users.  -1 if over the limit. */
+int session_set_channel(struct session *s, int channel, bool member);
+int session_channel_count(const struct session *s);
+
+/* The last user this session told, for "tell ." */
+const char *session_last_tell(const struct session *s);
+void session_set_last_tell(struct session *s, const char *name);
+
+/* Aliases: the value for name, or NULL; set NULL to remove. -1 when full. */
+const char *session_alias(const struct session *s, const char *name);
+int session_set_alias(struct session *s, const char *name, const char *value);
+void session_each_alias(const struct session *s, void (*fn)(void *arg, const char *name,
+    const char *value), void *arg);
+
+/*
+ * Runs a password job (see hasher_submit) for this session; done is called
+ * with the session unless it goes away first.  -1 if busy or the queue is full.
+ */
+int session_password_job(struct session *s, const char *password, const char *stored,
+    const char *new_password, void (*done)(struct session *s, int result, const char *hash));
+/* A name the current or last password job is about (e.g. the one being registered). */
+void session_set_job_note(struct session *s, const char *note);
+const char *session_job_note(const struct session *s);
+
+/* Valid FICS handle: 3 to 17 letters. On failure, why gets FICS's sentence. */
+bool session_valid_name(const char *name, char *why, size_t len);
+
+#endif

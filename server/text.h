@@ -1,0 +1,16 @@
+/* Client text made safe to process and to pass on to others. */
+#ifndef CHESSD_TEXT_H
+#define CHESSD_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Cleans a line in place: telnet IAC sequences removed, NUL and control
+ * characters dropped (tab becomes a space), and invalid UTF-8 replaced by
+ * '?'.  Writes a NUL at the new end (line needs len + 1 bytes) and returns
+ * the new length.
+ */
+size_t text_sanitize(char *line, size_t len);
+
+#endif
