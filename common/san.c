@@ -171,6 +171,20 @@ static bool query_matches(const struct board *b, const struct san_query *q, move
 	return true;
 }
 
+bool san_looks_like_move(const char *text, enum san_lang lang)
+{
+	char s[32];
+	size_t n = text ? strip(text, s, sizeof s) : 0;
+	struct san_query q = { .from_file = -1, .from_rank = -1, .to = -1 };
+
+	if (n == 0)
+		return false;
+	if (parse_castle(s) || parse_coordinates(s, n, lang, &q))
+		return true;
+	q = (struct san_query){ .from_file = -1, .from_rank = -1, .to = -1 };
+	return parse_algebraic(s, n, lang, &q);
+}
+
 enum san_status san_parse(const struct board *b, const char *text, enum san_lang lang,
     enum piece_type promote, move *out)
 {

@@ -24,6 +24,9 @@ enum san_status { SAN_OK, SAN_ILLEGAL, SAN_AMBIGUOUS };
 enum san_status san_parse(const struct board *b, const char *text, enum san_lang lang,
     enum piece_type promote, move *out);
 
+/* Whether text has the form of a move in any accepted notation (no board needed). */
+bool san_looks_like_move(const char *text, enum san_lang lang);
+
 /* san_parse given the legal moves of b (saves generating them again). */
 enum san_status san_parse_with(const struct board *b, const move *legal, int nlegal,
     const char *text, enum san_lang lang, enum piece_type promote, move *out);

@@ -8,6 +8,13 @@
 #include "limit.h"
 #include "session.h"
 
+extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_entry,
+    cmd_allobservers_entry, cmd_decline_entry, cmd_draw_entry, cmd_flag_entry, cmd_follow_entry,
+    cmd_games_entry, cmd_history_entry, cmd_journal_entry, cmd_kibitz_entry, cmd_match_entry,
+    cmd_moves_entry, cmd_observe_entry, cmd_oldmoves_entry, cmd_pending_entry, cmd_pgn_entry,
+    cmd_play_entry, cmd_refresh_entry, cmd_rematch_entry, cmd_resign_entry, cmd_resume_entry,
+    cmd_seek_entry, cmd_smoves_entry, cmd_sought_entry, cmd_stored_entry, cmd_takeback_entry,
+    cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
@@ -19,12 +26,19 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
 /* The one command table, alphabetical so "help" lists it in order. */
 static const struct cmd_entry *const table[] = {
 	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
-	&cmd_addnews_entry, &cmd_alias_entry, &cmd_date_entry, &cmd_finger_entry,
-	&cmd_help_entry, &cmd_inchannel_entry, &cmd_iset_entry, &cmd_ivariables_entry,
-	&cmd_news_entry, &cmd_passwd_entry, &cmd_quit_entry, &cmd_register_entry,
-	&cmd_say_entry, &cmd_set_entry, &cmd_shout_entry, &cmd_showlist_entry,
-	&cmd_style_entry, &cmd_tell_entry, &cmd_unalias_entry, &cmd_uptime_entry,
-	&cmd_variables_entry, &cmd_who_entry, &cmd_xtell_entry,
+	&cmd_abort_entry, &cmd_accept_entry, &cmd_addnews_entry, &cmd_adjourn_entry,
+	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_date_entry, &cmd_decline_entry,
+	&cmd_draw_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry, &cmd_games_entry,
+	&cmd_help_entry, &cmd_history_entry, &cmd_inchannel_entry, &cmd_iset_entry,
+	&cmd_ivariables_entry, &cmd_journal_entry, &cmd_kibitz_entry, &cmd_match_entry,
+	&cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
+	&cmd_passwd_entry, &cmd_pending_entry, &cmd_pgn_entry, &cmd_play_entry, &cmd_quit_entry,
+	&cmd_refresh_entry, &cmd_register_entry, &cmd_rematch_entry, &cmd_resign_entry,
+	&cmd_resume_entry, &cmd_say_entry, &cmd_seek_entry, &cmd_set_entry, &cmd_shout_entry,
+	&cmd_showlist_entry, &cmd_smoves_entry, &cmd_sought_entry, &cmd_stored_entry,
+	&cmd_style_entry, &cmd_takeback_entry, &cmd_tell_entry, &cmd_unalias_entry,
+	&cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
+	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -33,8 +47,9 @@ static const struct cmd_entry *const table[] = {
 static const struct {
 	const char *alias, *command;
 } builtin_aliases[] = {
-	{ "t", "tell" }, { "w", "who" }, { "f", "finger" }, { "q", "quit" },
-	{ "vars", "variables" }, { "ivars", "ivariables" }, { "i", "inchannel" },
+	{ "t", "tell" }, { "w", "who" }, { "f", "finger" }, { "vars", "variables" },
+	{ "ivars", "ivariables" }, { "o", "observe" }, { "m", "match" }, { "a", "accept" },
+	{ "g", "games" }, { "h", "history" }, { "k", "kibitz" }, { "r", "refresh" },
 };
 
 /* Matches exactly, then by unique prefix. *ambiguous is set when several match. */
@@ -195,6 +210,9 @@ void cmd_execute(struct session *s, char *line)
 				snprintf(word, sizeof word, "%s", builtin_aliases[i].command);
 	}
 
+	/* A move is the most common line of all; FICS tries it first. */
+	if (cmd_try_move(s, line))
+		return;
 	int matches;
 	const struct cmd_entry *e = lookup(word, &matches);
 	if (e && !allowed(s, e))

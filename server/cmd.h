@@ -6,6 +6,9 @@
 #ifndef CHESSD_CMD_H
 #define CHESSD_CMD_H
 
+#include <stdbool.h>
+
+struct game;
 struct session;
 
 #define CMD_ARGS_MAX 8
@@ -43,6 +46,11 @@ void cmd_execute(struct session *s, char *line);
 const struct cmd_entry *cmd_find(const char *name);
 /* Calls fn for each command the session may use, in table order. */
 void cmd_each(const struct session *s, void (*fn)(const struct cmd_entry *e, void *arg), void *arg);
+
+/* Plays line as a move when it looks like one; false when it is not a move. */
+bool cmd_try_move(struct session *s, const char *line);
+/* A game named by number or player (NULL: the user's own); NULL after an error line. */
+struct game *cmd_find_game(struct session *s, const char *which);
 
 /* "help channel_list": the channels that have a purpose. */
 void cmd_help_channels(struct session *s);

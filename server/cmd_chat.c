@@ -120,13 +120,6 @@ static void cmd_xtell(struct session *s, const struct cmd_args *a)
 	tell(s, a, false);
 }
 
-static void cmd_say(struct session *s, const struct cmd_args *a)
-{
-	(void)a;
-	/* Say goes to the opponent of the current or last game; none yet. */
-	session_printf(s, "I don't know whom to say that to.\n");
-}
-
 struct shout {
 	struct session *from;
 	const char *text;
@@ -279,8 +272,6 @@ const struct cmd_entry cmd_tell_entry = {
 const struct cmd_entry cmd_xtell_entry = {
 	"xtell", "wS", 0, 150, cmd_xtell, "xtell <name|channel> <message>",
 	"Tell without changing who \"tell .\" goes to" };
-const struct cmd_entry cmd_say_entry = {
-	"say", "S", 0, 107, cmd_say, "say <message>", "Talk to your opponent" };
 const struct cmd_entry cmd_shout_entry = {
 	"shout", "S", CMD_REGISTERED, 118, cmd_shout, "shout <message>",
 	"Send a message to everyone listening to shouts" };

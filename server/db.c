@@ -16,6 +16,9 @@ enum stmt {
 	ST_ALIAS_SET, ST_ALIAS_DEL, ST_ALIAS_EACH,
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
 	ST_NEWS_ADD, ST_NEWS_EACH,
+	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE,
+	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF, ST_GAMES_OF_STATUS,
+	ST_RATING_GET, ST_RATING_PUT,
 	ST_COUNT
 };
 
@@ -43,6 +46,29 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_CHANNEL_EACH] = "SELECT channel FROM user_channels WHERE user_id = ?1 ORDER BY channel",
 	[ST_NEWS_ADD] = "INSERT INTO news (posted, title) VALUES (?1, ?2)",
 	[ST_NEWS_EACH] = "SELECT id, posted, title FROM news ORDER BY id DESC LIMIT ?1",
+	[ST_GAME_INSERT] = "INSERT INTO games (white, black, white_id, black_id, white_rating, "
+	    "black_rating, rated, category, time_control, start_fen, started, status, white_clock, "
+	    "black_clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+	[ST_GAME_MOVE] = "INSERT OR REPLACE INTO moves (game_id, ply, uci, san, time_ms, clock_ms) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[ST_GAME_CLOCKS] = "UPDATE games SET white_clock = ?2, black_clock = ?3 WHERE id = ?1",
+	[ST_GAME_TRUNCATE] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+	[ST_GAME_UPDATE] = "UPDATE games SET status = ?2, result = ?3, reason = ?4, termination = ?5, "
+	    "ended = ?6, white_clock = ?7, black_clock = ?8 WHERE id = ?1",
+	[ST_GAME_LOAD] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE id = ?1",
+	[ST_GAME_MOVES] = "SELECT ply, uci, san, time_ms, clock_ms FROM moves WHERE game_id = ?1 "
+	    "ORDER BY ply",
+	[ST_GAMES_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE status = ?1 ORDER BY id",
+	[ST_GAMES_OF] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	    "black = ?1 COLLATE NOCASE) ORDER BY id DESC LIMIT ?2",
+	[ST_GAMES_OF_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
+	[ST_RATING_GET] = "SELECT rating, rd, volatility, wins, losses, draws FROM ratings "
+	    "WHERE user_id = ?1 AND category = ?2",
+	[ST_RATING_PUT] = "INSERT INTO ratings (user_id, category, rating, rd, volatility, wins, "
+	    "losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (user_id, category) "
+	    "DO UPDATE SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
+	    "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws",
 };
 
 struct db {
@@ -418,4 +444,236 @@ int db_news_each(struct db *db, int limit,
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Binds text, or NULL for an empty string. */
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s && *s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void copy_column(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	snprintf(out, len, "%s", s ? (const char *)s : "");
+}
+
+static void read_game(sqlite3_stmt *st, struct db_game *g)
+{
+	memset(g, 0, sizeof *g);
+	g->id = sqlite3_column_int64(st, 0);
+	copy_column(st, 1, g->white, sizeof g->white);
+	copy_column(st, 2, g->black, sizeof g->black);
+	g->white_id = sqlite3_column_int64(st, 3);
+	g->black_id = sqlite3_column_int64(st, 4);
+	copy_column(st, 5, g->white_rating, sizeof g->white_rating);
+	copy_column(st, 6, g->black_rating, sizeof g->black_rating);
+	g->rated = sqlite3_column_int(st, 7) != 0;
+	copy_column(st, 8, g->category, sizeof g->category);
+	copy_column(st, 9, g->time_control, sizeof g->time_control);
+	copy_column(st, 10, g->start_fen, sizeof g->start_fen);
+	g->started = sqlite3_column_int64(st, 11);
+	g->ended = sqlite3_column_int64(st, 12);
+	copy_column(st, 13, g->status, sizeof g->status);
+	copy_column(st, 14, g->result, sizeof g->result);
+	copy_column(st, 15, g->reason, sizeof g->reason);
+	copy_column(st, 16, g->termination, sizeof g->termination);
+	copy_column(st, 17, g->white_clock, sizeof g->white_clock);
+	copy_column(st, 18, g->black_clock, sizeof g->black_clock);
+}
+
+int64_t db_game_insert(struct db *db, const struct db_game *g)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_INSERT];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, g->white, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, g->black, -1, SQLITE_STATIC);
+	if (g->white_id)
+		sqlite3_bind_int64(st, 3, g->white_id);
+	if (g->black_id)
+		sqlite3_bind_int64(st, 4, g->black_id);
+	sqlite3_bind_text(st, 5, g->white_rating, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, g->black_rating, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, g->rated);
+	sqlite3_bind_text(st, 8, g->category, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, g->time_control, -1, SQLITE_STATIC);
+	bind_text_or_null(st, 10, g->start_fen);
+	sqlite3_bind_int64(st, 11, g->started);
+	sqlite3_bind_text(st, 12, g->status, -1, SQLITE_STATIC);
+	bind_text_or_null(st, 13, g->white_clock);
+	bind_text_or_null(st, 14, g->black_clock);
+	if (step_done(db, st) < 0)
+		return -1;
+	return sqlite3_last_insert_rowid(db->handle);
+}
+
+int db_game_move(struct db *db, int64_t id, const struct db_move *m, const char *white_clock,
+    const char *black_clock)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_MOVE];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, m->ply);
+	sqlite3_bind_text(st, 3, m->uci, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, m->san, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, m->time_ms);
+	sqlite3_bind_int64(st, 6, m->clock_ms);
+	if (step_done(db, st) < 0)
+		return -1;
+	st = db->stmt[ST_GAME_CLOCKS];
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, white_clock, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, black_clock, -1, SQLITE_STATIC);
+	return step_done(db, st);
+}
+
+int db_game_truncate(struct db *db, int64_t id, int keep)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_TRUNCATE];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, keep);
+	return step_done(db, st);
+}
+
+int db_game_update(struct db *db, const struct db_game *g)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_UPDATE];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, g->id);
+	sqlite3_bind_text(st, 2, g->status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, g->result, -1, SQLITE_STATIC);
+	bind_text_or_null(st, 4, g->reason);
+	bind_text_or_null(st, 5, g->termination);
+	if (g->ended)
+		sqlite3_bind_int64(st, 6, g->ended);
+	bind_text_or_null(st, 7, g->white_clock);
+	bind_text_or_null(st, 8, g->black_clock);
+	return step_done(db, st);
+}
+
+int db_game_load(struct db *db, int64_t id, struct db_game *out)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_LOAD];
+	int found = 0;
+
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		read_game(st, out);
+		found = 1;
+	} else if (rc != SQLITE_DONE) {
+		found = -1;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return found;
+}
+
+int db_game_moves(struct db *db, int64_t id, void (*fn)(void *arg, const struct db_move *m), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_MOVES];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_move m = { .ply = sqlite3_column_int(st, 0) };
+		copy_column(st, 1, m.uci, sizeof m.uci);
+		copy_column(st, 2, m.san, sizeof m.san);
+		m.time_ms = sqlite3_column_int64(st, 3);
+		m.clock_ms = sqlite3_column_int64(st, 4);
+		fn(arg, &m);
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Steps a prepared game query, handing each row to fn. */
+static int each_game(sqlite3_stmt *st, void (*fn)(void *arg, const struct db_game *g), void *arg)
+{
+	struct db_game g;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		read_game(st, &g);
+		fn(arg, &g);
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_games_with_status(struct db *db, const char *status,
+    void (*fn)(void *arg, const struct db_game *g), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAMES_STATUS];
+
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	return each_game(st, fn, arg);
+}
+
+int db_games_of(struct db *db, const char *name, const char *status, int limit,
+    void (*fn)(void *arg, const struct db_game *g), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[status ? ST_GAMES_OF_STATUS : ST_GAMES_OF];
+
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, limit);
+	if (status)
+		sqlite3_bind_text(st, 3, status, -1, SQLITE_STATIC);
+	return each_game(st, fn, arg);
+}
+
+int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out)
+{
+	sqlite3_stmt *st = db->stmt[ST_RATING_GET];
+	int found = 0;
+
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_text(st, 2, category, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->rating = sqlite3_column_double(st, 0);
+		out->rd = sqlite3_column_double(st, 1);
+		out->volatility = sqlite3_column_double(st, 2);
+		out->wins = sqlite3_column_int(st, 3);
+		out->losses = sqlite3_column_int(st, 4);
+		out->draws = sqlite3_column_int(st, 5);
+		found = 1;
+	} else if (rc != SQLITE_DONE) {
+		found = -1;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return found;
+}
+
+int db_rating_put(struct db *db, int64_t user_id, const char *category, const struct db_rating *r)
+{
+	sqlite3_stmt *st = db->stmt[ST_RATING_PUT];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_text(st, 2, category, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 3, r->rating);
+	sqlite3_bind_double(st, 4, r->rd);
+	sqlite3_bind_double(st, 5, r->volatility);
+	sqlite3_bind_int(st, 6, r->wins);
+	sqlite3_bind_int(st, 7, r->losses);
+	sqlite3_bind_int(st, 8, r->draws);
+	return step_done(db, st);
 }

@@ -55,4 +55,57 @@ int db_news_add(struct db *db, int64_t when, const char *title);
 int db_news_each(struct db *db, int limit,
     void (*fn)(void *arg, int64_t id, int64_t when, const char *title), void *arg);
 
+/* A game as stored; strings are NUL-terminated, empty when NULL. */
+struct db_game {
+	int64_t id;
+	char white[DB_NAME_MAX], black[DB_NAME_MAX];
+	int64_t white_id, black_id;	/* 0 for guests */
+	char white_rating[8], black_rating[8];
+	bool rated;
+	char category[12];
+	char time_control[64];
+	char start_fen[96];
+	int64_t started, ended;
+	char status[12];		/* active, adjourned, finished */
+	char result[8];
+	char reason[96];
+	char termination[32];
+	char white_clock[48], black_clock[48];
+};
+
+struct db_move {
+	int ply;
+	char uci[16];
+	char san[16];
+	int64_t time_ms, clock_ms;
+};
+
+struct db_rating {
+	double rating, rd, volatility;
+	int wins, losses, draws;
+};
+
+/* Inserts a new game (g->id ignored); returns its id, or -1. */
+int64_t db_game_insert(struct db *db, const struct db_game *g);
+/* Appends one move and the clocks as they stand after it. */
+int db_game_move(struct db *db, int64_t id, const struct db_move *m, const char *white_clock,
+    const char *black_clock);
+/* Drops moves after ply `keep` (a takeback). */
+int db_game_truncate(struct db *db, int64_t id, int keep);
+/* Sets status, result, reason, termination, end time and clocks. */
+int db_game_update(struct db *db, const struct db_game *g);
+/* 1 found, 0 none, -1 error. */
+int db_game_load(struct db *db, int64_t id, struct db_game *out);
+int db_game_moves(struct db *db, int64_t id, void (*fn)(void *arg, const struct db_move *m), void *arg);
+/* Games with a status, oldest first. */
+int db_games_with_status(struct db *db, const char *status,
+    void (*fn)(void *arg, const struct db_game *g), void *arg);
+/* A player's games with a status (any status when NULL), newest first, at most limit. */
+int db_games_of(struct db *db, const char *name, const char *status, int limit,
+    void (*fn)(void *arg, const struct db_game *g), void *arg);
+
+/* 1 found, 0 none (out untouched), -1 error. */
+int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out);
+int db_rating_put(struct db *db, int64_t user_id, const char *category, const struct db_rating *r);
+
 #endif

@@ -35,6 +35,8 @@
 /* Channels: numbers 0..LIMIT_CHANNEL_MAX, and how many one user may join. */
 #define LIMIT_CHANNEL_MAX 255
 #define LIMIT_CHANNELS_PER_USER 64
+/* Longest argument text of seek and match. */
+#define LIMIT_SEEK_TEXT 256
 /* User aliases per session. */
 #define LIMIT_ALIASES 64
 

@@ -20,6 +20,8 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "game.h"
+#include "offer.h"
 #include "hasher.h"
 #include "log.h"
 #include "server.h"
@@ -55,6 +57,8 @@ struct server {
 	struct tls *tls;
 	struct db *db;
 	struct hasher *hasher;
+	struct games *games;
+	struct offers *offers;
 	int lock_fd;
 	struct conn_list conns, dirty, closed;
 	void *addresses;	/* tsearch tree of struct tally by address */
@@ -82,6 +86,8 @@ int64_t server_uptime_s(struct server *srv)
 
 struct event_base *server_base(struct server *srv) { return srv->base; }
 struct db *server_db(struct server *srv) { return srv->db; }
+struct games *server_games(struct server *srv) { return srv->games; }
+struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
@@ -346,6 +352,7 @@ static void pass_end(struct server *srv)
 	for (size_t i = 0; i < srv->closed.count; i++)
 		release(srv, srv->closed.items[i]);
 	srv->closed.count = 0;
+	games_reap(srv->games);
 	if (srv->stopping && !srv->conns.count)
 		srv->done = true;
 }
@@ -603,6 +610,11 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the event loop");
 		goto fail;
 	}
+	if (!(srv->games = games_new(srv)) || !(srv->offers = offers_new(srv)) ||
+	    games_adjourn_orphans(srv) < 0) {
+		snprintf(err, errlen, "cannot set up games");
+		goto fail;
+	}
 	if (!(srv->hasher = hasher_new(srv->base))) {
 		snprintf(err, errlen, "cannot start the password worker");
 		goto fail;
@@ -669,6 +681,8 @@ void server_free(struct server *srv)
 	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
 		if (events[i])
 			event_free(events[i]);
+	games_free(srv->games);
+	offers_free(srv->offers);
 	hasher_free(srv->hasher);
 	if (srv->base)
 		event_base_free(srv->base);

@@ -11,6 +11,8 @@
 struct config;
 struct conn;
 struct db;
+struct games;
+struct offers;
 struct event_base;
 struct hasher;
 struct session;
@@ -26,6 +28,8 @@ void server_free(struct server *srv);
 
 struct event_base *server_base(struct server *srv);
 struct db *server_db(struct server *srv);
+struct games *server_games(struct server *srv);
+struct offers *server_offers(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
 const struct config *server_config(const struct server *srv);
 /* Milliseconds on a monotonic clock, cached per loop pass. */

@@ -13,7 +13,9 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "game.h"
 #include "hasher.h"
+#include "offer.h"
 #include "limit.h"
 #include "log.h"
 #include "password.h"
@@ -60,6 +62,12 @@ struct session {
 	struct alias *aliases;
 	int alias_count;
 	char last_tell[SESSION_NAME_MAX + 1];
+	char last_opponent[SESSION_NAME_MAX + 1];
+	char following[SESSION_NAME_MAX + 1];
+	struct game *game;		/* being played */
+	struct match_terms last_terms;
+	struct game *observed[GAME_OBSERVE_PER_USER];
+	int observed_count;
 };
 
 struct session *session_new(struct server *srv, struct conn *conn)
@@ -99,10 +107,15 @@ void session_detach(struct session *s)
 		s->job = NULL;
 	}
 	if (s->state == S_ONLINE) {
+		if (s->game)
+			game_player_left(s->game, s);
+		while (s->observed_count)
+			session_unobserve(s, s->observed[s->observed_count - 1]);
 		server_unregister_session(s->srv, s);
 		log_info("%s logged out", s->name);
 	}
 	s->state = S_GONE;
+	offers_drop_session(server_offers(s->srv), s);
 }
 
 /* --- output --- */
@@ -178,6 +191,79 @@ void session_error(struct session *s, const char *fmt, ...)
 	conn_puts(s->conn, "\n");
 	if (unsolicited)
 		prompt(s);
+}
+
+/* --- games --- */
+
+struct game *session_game(const struct session *s) { return s->game; }
+int session_observed_count(const struct session *s) { return s->observed_count; }
+struct game *session_observed_at(const struct session *s, int i) { return s->observed[i]; }
+const char *session_following(const struct session *s) { return s->following; }
+const char *session_last_opponent(const struct session *s) { return s->last_opponent; }
+
+void session_set_game(struct session *s, struct game *g)
+{
+	if (g) {
+		int c = game_color_of(g, s);
+		if (c >= 0)
+			session_set_last_opponent(s, game_player_name(g, color_other((enum color)c)));
+	}
+	s->game = g;
+}
+
+const struct match_terms *session_last_terms(const struct session *s)
+{
+	return &s->last_terms;
+}
+
+void session_set_last_terms(struct session *s, const struct match_terms *t)
+{
+	s->last_terms = *t;
+	s->last_terms.valid = true;
+}
+
+void session_set_following(struct session *s, const char *name)
+{
+	snprintf(s->following, sizeof s->following, "%s", name ? name : "");
+}
+
+void session_set_last_opponent(struct session *s, const char *name)
+{
+	snprintf(s->last_opponent, sizeof s->last_opponent, "%s", name);
+}
+
+bool session_observing(const struct session *s, const struct game *g)
+{
+	for (int i = 0; i < s->observed_count; i++)
+		if (s->observed[i] == g)
+			return true;
+	return false;
+}
+
+int session_observe(struct session *s, struct game *g)
+{
+	if (session_observing(s, g))
+		return 1;
+	if (s->observed_count >= GAME_OBSERVE_PER_USER || game_observe(g, s) < 0)
+		return -1;
+	s->observed[s->observed_count++] = g;
+	return 0;
+}
+
+void session_unobserved(struct session *s, struct game *g)
+{
+	for (int i = 0; i < s->observed_count; i++) {
+		if (s->observed[i] == g) {
+			s->observed[i] = s->observed[--s->observed_count];
+			return;
+		}
+	}
+}
+
+void session_unobserve(struct session *s, struct game *g)
+{
+	game_unobserve(g, s);
+	session_unobserved(s, g);
 }
 
 /* --- accessors --- */
@@ -441,6 +527,10 @@ static void login_complete(struct session *s)
 	print_motd(s);
 	conn_puts(s->conn, "\n");
 	prompt(s);
+	/* A game that waited for this player goes on. */
+	struct game *g = games_find_absent(server_games(s->srv), s->name);
+	if (g)
+		game_player_back(g, s);
 }
 
 static void login_name(struct session *s, char *line)

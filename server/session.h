@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "var.h"
 
 struct conn;
@@ -78,6 +79,34 @@ int session_password_job(struct session *s, const char *password, const char *st
 /* A name the current or last password job is about (e.g. the one being registered). */
 void session_set_job_note(struct session *s, const char *note);
 const char *session_job_note(const struct session *s);
+
+/* The game this session plays, or NULL. */
+struct game *session_game(const struct session *s);
+void session_set_game(struct session *s, struct game *g);
+/* Games this session observes. */
+int session_observe(struct session *s, struct game *g);
+void session_unobserve(struct session *s, struct game *g);
+/* The game dropped this observer (it ended): forget it without telling the game. */
+void session_unobserved(struct session *s, struct game *g);
+bool session_observing(const struct session *s, const struct game *g);
+int session_observed_count(const struct session *s);
+struct game *session_observed_at(const struct session *s, int i);
+/* The player this session follows (their games are observed as they start). */
+const char *session_following(const struct session *s);
+void session_set_following(struct session *s, const char *name);
+/* The opponent of this session's last game, for "say" after it ended. */
+const char *session_last_opponent(const struct session *s);
+void session_set_last_opponent(struct session *s, const char *name);
+
+/* The terms of this session's last game, for "rematch". */
+struct match_terms {
+	struct clock_control tc;
+	bool rated;
+	int color;		/* the colour this session had */
+	bool valid;
+};
+const struct match_terms *session_last_terms(const struct session *s);
+void session_set_last_terms(struct session *s, const struct match_terms *t);
 
 /* Valid FICS handle: 3 to 17 letters. On failure, why gets FICS's sentence. */
 bool session_valid_name(const char *name, char *why, size_t len);

@@ -1,0 +1,224 @@
+/* Playing: moves, resign, draw, abort, adjourn, takeback, flag, say, and
+ * the game's record: moves, refresh, pgn. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "fics.h"
+#include "game.h"
+#include "pgn.h"
+#include "server.h"
+#include "session.h"
+
+/* The game a player is in, or NULL after saying there is none. */
+static struct game *playing(struct session *s)
+{
+	struct game *g = session_game(s);
+
+	if (!g)
+		session_printf(s, "You are not playing a game.\n");
+	return g;
+}
+
+bool cmd_try_move(struct session *s, const char *line)
+{
+	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
+
+	if (!san_looks_like_move(line, lang) && !san_looks_like_move(line, SAN_ENGLISH))
+		return false;
+	struct game *g = playing(s);
+	if (g)
+		game_move(g, s, line);
+	return true;
+}
+
+static void cmd_resign(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = playing(s);
+
+	(void)a;
+	if (g)
+		game_resign(g, s);
+}
+
+static void cmd_draw(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = playing(s);
+
+	if (g)
+		game_draw(g, s, a->argc ? a->argv[0] : NULL);
+}
+
+static void cmd_abort(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = playing(s);
+
+	(void)a;
+	if (g)
+		game_abort(g, s);
+}
+
+static void cmd_adjourn(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = playing(s);
+
+	(void)a;
+	if (g)
+		game_adjourn(g, s);
+}
+
+static void cmd_takeback(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = playing(s);
+
+	if (g)
+		game_takeback(g, s, a->argc ? atoi(a->argv[0]) : 1);
+}
+
+static void cmd_flag(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = playing(s);
+
+	(void)a;
+	if (g)
+		game_flag(g, s);
+}
+
+static void cmd_say(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = session_game(s);
+	const char *name = NULL;
+	struct session *to = NULL;
+
+	if (g) {
+		int c = game_color_of(g, s);
+		to = game_player(g, color_other((enum color)c));
+		name = game_player_name(g, color_other((enum color)c));
+	} else if (*session_last_opponent(s)) {
+		name = session_last_opponent(s);
+		to = server_find_session(session_server(s), name);
+	}
+	if (!name) {
+		session_printf(s, "I don't know whom to say that to.\n");
+		return;
+	}
+	if (!to) {
+		session_printf(s, "%s is not logged in.\n", name);
+		return;
+	}
+	if (g)
+		session_notify(to, "%s%s[%d] says: %s", session_name(s), session_flags(s),
+		    game_number(g), a->argv[0]);
+	else
+		session_notify(to, "%s%s says: %s", session_name(s), session_flags(s), a->argv[0]);
+	session_printf(s, "(told %s)\n", session_name(to));
+}
+
+/* A game named by number, or by a player in it; defaults to one's own. */
+struct game *cmd_find_game(struct session *s, const char *which)
+{
+	struct server *srv = session_server(s);
+
+	if (!which) {
+		struct game *g = session_game(s);
+		if (!g && session_observed_count(s))
+			g = session_observed_at(s, 0);
+		if (!g)
+			session_printf(s, "You are neither playing nor observing a game.\n");
+		return g;
+	}
+	char *end;
+	long n = strtol(which, &end, 10);
+	if (!*end && end != which) {
+		struct game *g = games_find(server_games(srv), (int)n);
+		if (!g)
+			session_printf(s, "There is no such game.\n");
+		return g;
+	}
+	struct session *who = server_find_session(srv, which);
+	if (!who || !session_game(who)) {
+		session_printf(s, "%s is not playing a game.\n", which);
+		return NULL;
+	}
+	return session_game(who);
+}
+
+static void cmd_moves(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
+
+	if (g)
+		fics_movelist(s, g);
+}
+
+static void cmd_refresh(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
+
+	if (g)
+		game_send_board(g, s);
+}
+
+/* The PGN of a live game, from the rules core's exporter. */
+static void cmd_pgn(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
+	char err[160], tc[64], date[16];
+
+	if (!g)
+		return;
+	const struct position *pos = game_position(g);
+	struct pgn_game *pg = pgn_game_new(position_start_fen(pos), err, sizeof err);
+	if (!pg) {
+		session_printf(s, "%s\n", err);
+		return;
+	}
+	time_t t = (time_t)game_started(g);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%Y.%m.%d", &tm);
+	pgn_game_set_tag(pg, "Event", game_rated(g) ? "Rated game" : "Unrated game");
+	pgn_game_set_tag(pg, "Site", server_config(session_server(s))->server_name);
+	pgn_game_set_tag(pg, "Date", date);
+	pgn_game_set_tag(pg, "White", game_player_name(g, WHITE));
+	pgn_game_set_tag(pg, "Black", game_player_name(g, BLACK));
+	clock_format_pgn(game_clock(g), tc, sizeof tc);
+	pgn_game_set_tag(pg, "TimeControl", tc);
+	for (int ply = 0; ply < position_ply_count(pos); ply++)
+		pgn_game_play(pg, position_move_at(pos, ply),
+		    clock_untimed(game_clock(g)) ? PGN_NO_CLOCK : game_move_clock_ms(g, ply));
+	char *text = pgn_export(pg);
+	pgn_game_free(pg);
+	if (!text) {
+		session_printf(s, "Out of memory.\n");
+		return;
+	}
+	session_printf(s, "%s", text);
+	free(text);
+}
+
+const struct cmd_entry cmd_resign_entry = {
+	"resign", "", 0, 103, cmd_resign, "resign", "Resign your game" };
+const struct cmd_entry cmd_draw_entry = {
+	"draw", "o", 0, 34, cmd_draw, "draw [move]",
+	"Offer or accept a draw, or claim one (also with the move you intend)" };
+const struct cmd_entry cmd_abort_entry = {
+	"abort", "", 0, 10, cmd_abort, "abort", "Ask to abort the game" };
+const struct cmd_entry cmd_adjourn_entry = {
+	"adjourn", "", 0, 13, cmd_adjourn, "adjourn", "Ask to adjourn the game" };
+const struct cmd_entry cmd_takeback_entry = {
+	"takeback", "n", 0, 130, cmd_takeback, "takeback [half-moves]", "Ask to take moves back" };
+const struct cmd_entry cmd_flag_entry = {
+	"flag", "", 0, 36, cmd_flag, "flag", "Claim a win on time (the server also flags)" };
+const struct cmd_entry cmd_say_entry = {
+	"say", "S", 0, 107, cmd_say, "say <message>", "Talk to your opponent" };
+const struct cmd_entry cmd_moves_entry = {
+	"moves", "o", 0, 77, cmd_moves, "moves [game|name]", "The moves of a game" };
+const struct cmd_entry cmd_refresh_entry = {
+	"refresh", "o", 0, 102, cmd_refresh, "refresh [game|name]", "The board again" };
+const struct cmd_entry cmd_pgn_entry = {
+	"pgn", "o", 0, 0, cmd_pgn, "pgn [game|name]", "A live game as PGN" };

@@ -1,0 +1,253 @@
+/* The record: history, stored, oldmoves/smoves, resume, journal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "db.h"
+#include "game.h"
+#include "offer.h"
+#include "server.h"
+#include "session.h"
+
+#define HISTORY_GAMES 10
+
+/* FICS's three-letter end codes, from how the game ended. */
+static const char *end_code(const char *reason)
+{
+	static const struct {
+		const char *text, *code;
+	} codes[] = {
+		{ "checkmated", "Mat" }, { "resigns", "Res" }, { "forfeits on time", "Fla" },
+		{ "ran out of time", "TM" }, { "fivefold", "Rep" }, { "repetition", "Rep" },
+		{ "50 move", "50" }, { "75 move", "75" }, { "stalemate", "Sta" },
+		{ "mutual agreement", "Agr" }, { "mating material", "NM" },
+		{ "can checkmate", "NM" }, { "disconnection", "Dis" }, { "adjourned", "Adj" },
+	};
+
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+		if (strstr(reason, codes[i].text))
+			return codes[i].code;
+	return "???";
+}
+
+static void type_text(const struct db_game *g, char *buf, size_t len)
+{
+	struct clock_control tc;
+	char err[64];
+	long long min = 0, inc = 0;
+
+	if (clock_parse(&tc, g->time_control, err, sizeof err) == 0 && !clock_untimed(&tc)) {
+		min = tc.periods[0].base_ms / 60000;
+		inc = tc.bonus_ms / 1000;
+	}
+	snprintf(buf, len, "[ %c%c%3lld %3lld]", g->category[0] ? g->category[0] : 'u',
+	    g->rated ? 'r' : 'u', min, inc);
+}
+
+static void date_text(int64_t when, char *buf, size_t len)
+{
+	time_t t = (time_t)when;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%a %b %e, %H:%M UTC %Y", &tm);
+}
+
+struct collected {
+	struct db_game games[HISTORY_GAMES];
+	int count;
+};
+
+static void collect(void *arg, const struct db_game *g)
+{
+	struct collected *c = arg;
+
+	if (c->count < HISTORY_GAMES)
+		c->games[c->count++] = *g;
+}
+
+/* The name asked about, or the user's own. */
+static const char *subject(struct session *s, const struct cmd_args *a)
+{
+	return a->argc ? a->argv[0] : session_name(s);
+}
+
+static void cmd_history(struct session *s, const struct cmd_args *a)
+{
+	const char *name = subject(s, a);
+	struct collected c = { .count = 0 };
+	char type[48], date[64];
+
+	db_games_of(server_db(session_server(s)), name, "finished", HISTORY_GAMES, collect, &c);
+	if (!c.count) {
+		session_printf(s, "%s has no history games.\n", name);
+		return;
+	}
+	session_printf(s, "\nHistory for %s:\n", c.games[0].white[0] && !strcasecmp(c.games[0].white,
+	    name) ? c.games[0].white : c.games[0].black);
+	session_printf(s, "                  Opponent      Type         ECO End Date\n");
+	for (int i = c.count - 1; i >= 0; i--) {
+		const struct db_game *g = &c.games[i];
+		bool white = !strcasecmp(g->white, name);
+		char mark = !strcmp(g->result, "1/2-1/2") ? '=' :
+		    (!strcmp(g->result, "1-0") == white) ? '+' : '-';
+		type_text(g, type, sizeof type);
+		date_text(g->ended ? g->ended : g->started, date, sizeof date);
+		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.count - 1 - i, mark,
+		    white ? g->white_rating : g->black_rating, white ? 'W' : 'B',
+		    white ? g->black_rating : g->white_rating, white ? g->black : g->white, type,
+		    end_code(g->reason), date);
+	}
+}
+
+static void cmd_stored(struct session *s, const struct cmd_args *a)
+{
+	const char *name = subject(s, a);
+	struct collected c = { .count = 0 };
+	char type[48], date[64];
+
+	db_games_of(server_db(session_server(s)), name, "adjourned", HISTORY_GAMES, collect, &c);
+	if (!c.count) {
+		session_printf(s, "%s has no adjourned games.\n", name);
+		return;
+	}
+	session_printf(s, "Stored games for %s:\n    C Opponent       On Type          Date\n", name);
+	for (int i = 0; i < c.count; i++) {
+		const struct db_game *g = &c.games[i];
+		bool white = !strcasecmp(g->white, name);
+		const char *opp = white ? g->black : g->white;
+		type_text(g, type, sizeof type);
+		date_text(g->started, date, sizeof date);
+		session_printf(s, "%2d: %c %-14.14s %c  %s %s\n", i + 1, white ? 'W' : 'B', opp,
+		    server_find_session(session_server(s), opp) ? 'Y' : 'N', type, date);
+	}
+}
+
+struct movelist {
+	struct session *s;
+};
+
+static void print_move(void *arg, const struct db_move *m)
+{
+	struct movelist *l = arg;
+
+	if (m->ply % 2)
+		session_printf(l->s, "%3d.  %-8s", (m->ply + 1) / 2, m->san);
+	else
+		session_printf(l->s, "%-8s\n", m->san);
+}
+
+/* oldmoves/smoves NAME [N]: the moves of a stored or finished game, newest first. */
+static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
+{
+	struct collected c = { .count = 0 };
+	int index = a->argc > 1 ? atoi(a->argv[1]) : 0;
+	char date[64];
+
+	db_games_of(server_db(session_server(s)), a->argv[0], NULL, HISTORY_GAMES, collect, &c);
+	if (index < 0 || index >= c.count) {
+		session_printf(s, "%s has no such game.\n", a->argv[0]);
+		return;
+	}
+	const struct db_game *g = &c.games[index];
+	date_text(g->started, date, sizeof date);
+	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n%s %s match, time control %s.\n\n", g->white,
+	    g->white_rating, g->black, g->black_rating, date, g->rated ? "Rated" : "Unrated",
+	    g->category, g->time_control);
+	struct movelist l = { s };
+	struct db_game copy = *g;
+	if (copy.start_fen[0])
+		session_printf(s, "From %s\n", copy.start_fen);
+	db_game_moves(server_db(session_server(s)), copy.id, print_move, &l);
+	session_printf(s, "\n      {%s} %s\n", copy.reason[0] ? copy.reason : "Still in progress",
+	    copy.result);
+}
+
+struct resumable {
+	const char *me, *opponent;
+	int64_t id;
+	char other[DB_NAME_MAX];
+	int count;
+};
+
+static void find_resumable(void *arg, const struct db_game *g)
+{
+	struct resumable *r = arg;
+	const char *other = !strcasecmp(g->white, r->me) ? g->black : g->white;
+
+	if (r->opponent && strcasecmp(other, r->opponent))
+		return;
+	if (!r->id) {
+		r->id = g->id;
+		snprintf(r->other, sizeof r->other, "%s", other);
+	}
+	r->count++;
+}
+
+static void cmd_resume(struct session *s, const struct cmd_args *a)
+{
+	struct server *srv = session_server(s);
+	struct resumable r = { session_name(s), a->argc ? a->argv[0] : NULL, 0, "", 0 };
+	char why[160];
+
+	if (session_game(s)) {
+		session_printf(s, "You are already playing a game.\n");
+		return;
+	}
+	db_games_of(server_db(srv), session_name(s), "adjourned", 100, find_resumable, &r);
+	if (!r.id) {
+		session_printf(s, a->argc ? "You have no adjourned game with %s.\n" :
+		    "You have no adjourned games.\n", a->argc ? a->argv[0] : "");
+		return;
+	}
+	if (!a->argc && r.count > 1) {
+		session_printf(s, "You have more than one adjourned game; say whom to resume with.\n");
+		return;
+	}
+	struct session *other = server_find_session(srv, r.other);
+	if (!other) {
+		session_printf(s, "%s is not logged in.\n", r.other);
+		return;
+	}
+	if (session_game(other)) {
+		session_printf(s, "%s is playing a game.\n", r.other);
+		return;
+	}
+	/* If the other player asked first, this is the answer. */
+	struct offers *o = server_offers(srv);
+	struct challenge *theirs = offers_find_challenge(o, other, s);
+	if (theirs && theirs->resume_id == r.id) {
+		offers_remove_challenge(o, theirs);
+		if (!game_resume(srv, r.id, other, s, why, sizeof why))
+			session_printf(s, "%s\n", why);
+		return;
+	}
+	struct challenge proto = { .from = s, .to = other, .color = -1, .resume_id = r.id };
+	struct db_game row;
+	if (db_game_load(server_db(srv), r.id, &row) > 0)
+		clock_parse(&proto.tc, row.time_control, why, sizeof why);
+	proto.rated = row.rated;
+	if (!offers_challenge(o, &proto, why, sizeof why))
+		session_printf(s, "%s\n", why);
+}
+
+static void cmd_journal(struct session *s, const struct cmd_args *a)
+{
+	session_printf(s, "%s has no journal entries.\n", subject(s, a));
+}
+
+const struct cmd_entry cmd_history_entry = {
+	"history", "o", 0, 51, cmd_history, "history [name]", "A player's recent games" };
+const struct cmd_entry cmd_stored_entry = {
+	"stored", "o", 0, 125, cmd_stored, "stored [name]", "Adjourned games" };
+const struct cmd_entry cmd_oldmoves_entry = {
+	"oldmoves", "wn", 0, 81, cmd_oldmoves, "oldmoves <name> [n]", "Moves of a past game" };
+const struct cmd_entry cmd_smoves_entry = {
+	"smoves", "wn", 0, 121, cmd_oldmoves, "smoves <name> [n]", "Moves of a past game" };
+const struct cmd_entry cmd_resume_entry = {
+	"resume", "o", 0, 104, cmd_resume, "resume [name]", "Continue an adjourned game" };
+const struct cmd_entry cmd_journal_entry = {
+	"journal", "o", 0, 58, cmd_journal, "journal [name]", "Stored positions (none kept)" };

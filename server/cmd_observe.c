@@ -1,0 +1,215 @@
+#define _GNU_SOURCE
+/* Watching: observe, unobserve, follow, games, allobservers, kibitz, whisper. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+#include "fics.h"
+#include "game.h"
+#include "server.h"
+#include "session.h"
+
+/* Adds s to g's observers and shows the game as FICS does. */
+static void watch(struct session *s, struct game *g)
+{
+	char header[FICS_LINE_MAX];
+
+	if (game_color_of(g, s) >= 0) {
+		session_printf(s, "You cannot observe a game you are playing.\n");
+		return;
+	}
+	int rc = session_observe(s, g);
+	if (rc == 1) {
+		session_printf(s, "You are already observing game %d.\n", game_number(g));
+		return;
+	}
+	if (rc < 0) {
+		session_printf(s, "You are observing as many games as you may (%d).\n",
+		    GAME_OBSERVE_PER_USER);
+		return;
+	}
+	fics_game_header(g, header, sizeof header);
+	session_printf(s, "You are now observing game %d.\n%s\n\n", game_number(g), header);
+	game_send_board(g, s);
+}
+
+static void cmd_observe(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = cmd_find_game(s, a->argv[0]);
+
+	if (g)
+		watch(s, g);
+}
+
+static void cmd_unobserve(struct session *s, const struct cmd_args *a)
+{
+	if (!a->argc) {
+		if (!session_observed_count(s)) {
+			session_printf(s, "You are not observing any games.\n");
+			return;
+		}
+		while (session_observed_count(s)) {
+			struct game *g = session_observed_at(s, 0);
+			session_printf(s, "Removing game %d from observation list.\n", game_number(g));
+			session_unobserve(s, g);
+		}
+		return;
+	}
+	struct game *g = cmd_find_game(s, a->argv[0]);
+	if (!g)
+		return;
+	if (!session_observing(s, g)) {
+		session_printf(s, "You are not observing game %d.\n", game_number(g));
+		return;
+	}
+	session_unobserve(s, g);
+	session_printf(s, "Removing game %d from observation list.\n", game_number(g));
+}
+
+static void cmd_follow(struct session *s, const struct cmd_args *a)
+{
+	if (!a->argc) {
+		if (!*session_following(s))
+			session_printf(s, "You are not following any player's games.\n");
+		else
+			session_printf(s, "You will not follow %s's games any more.\n",
+			    session_following(s));
+		session_set_following(s, NULL);
+		return;
+	}
+	struct session *who = server_find_session(session_server(s), a->argv[0]);
+	if (!who) {
+		session_printf(s, "No user named \"%s\" is logged in.\n", a->argv[0]);
+		return;
+	}
+	if (who == s) {
+		session_printf(s, "You can't follow your own games.\n");
+		return;
+	}
+	session_set_following(s, session_name(who));
+	session_printf(s, "You will now be following %s's games.\n", session_name(who));
+	if (session_game(who))
+		watch(s, session_game(who));
+}
+
+struct listing {
+	struct session *s;
+	const char *filter;
+	int shown;
+};
+
+/* "games /b" by category letter, /r /u by rated, or a part of a name. */
+static bool game_matches(struct game *g, const char *filter)
+{
+	if (!filter)
+		return true;
+	if (filter[0] == '/') {
+		for (const char *f = filter + 1; *f; f++) {
+			char cat = clock_category_letter(clock_category(game_clock(g)));
+			if ((*f == 'r' && game_rated(g)) || (*f == 'u' && !game_rated(g) && cat != 'u') ||
+			    *f == cat)
+				return true;
+		}
+		return false;
+	}
+	return strcasestr(game_player_name(g, WHITE), filter) ||
+	    strcasestr(game_player_name(g, BLACK), filter);
+}
+
+static void games_line(struct game *g, void *arg)
+{
+	struct listing *l = arg;
+	char line[FICS_LINE_MAX];
+
+	if (!game_matches(g, l->filter))
+		return;
+	fics_games_line(g, line, sizeof line);
+	session_printf(l->s, "%s\n", line);
+	l->shown++;
+}
+
+static void cmd_games(struct session *s, const struct cmd_args *a)
+{
+	struct listing l = { s, a->argc ? a->argv[0] : NULL, 0 };
+	struct games *gs = server_games(session_server(s));
+
+	games_each(gs, games_line, &l);
+	session_printf(s, "\n  %d game%s displayed (of %d in progress).\n", l.shown,
+	    l.shown == 1 ? "" : "s", games_count(gs));
+}
+
+static void observer_name(struct session *o, void *arg)
+{
+	session_printf(arg, " %s%s", session_name(o), session_flags(o));
+}
+
+static void observers_of(struct game *g, void *arg)
+{
+	struct listing *l = arg;
+
+	if (!game_observer_count(g) && !l->filter)
+		return;
+	session_printf(l->s, "Observing %2d [%s vs. %s]:", game_number(g), game_player_name(g, WHITE),
+	    game_player_name(g, BLACK));
+	game_each_observer(g, observer_name, l->s);
+	session_printf(l->s, " (%d user%s)\n", game_observer_count(g),
+	    game_observer_count(g) == 1 ? "" : "s");
+	l->shown++;
+}
+
+static void cmd_allobservers(struct session *s, const struct cmd_args *a)
+{
+	struct listing l = { s, NULL, 0 };
+
+	if (a->argc) {
+		struct game *g = cmd_find_game(s, a->argv[0]);
+		if (g) {
+			l.filter = a->argv[0];
+			observers_of(g, &l);
+		}
+		return;
+	}
+	games_each(server_games(session_server(s)), observers_of, &l);
+	session_printf(s, "  %d game%s displayed.\n", l.shown, l.shown == 1 ? "" : "s");
+}
+
+static void chat(struct session *s, const char *text, bool whisper)
+{
+	struct game *g = session_game(s);
+
+	if (!g && session_observed_count(s))
+		g = session_observed_at(s, 0);
+	if (!g) {
+		session_printf(s, "You are not playing or observing a game.\n");
+		return;
+	}
+	game_chat(g, s, text, whisper);
+}
+
+static void cmd_kibitz(struct session *s, const struct cmd_args *a)
+{
+	chat(s, a->argv[0], false);
+}
+
+static void cmd_whisper(struct session *s, const struct cmd_args *a)
+{
+	chat(s, a->argv[0], true);
+}
+
+const struct cmd_entry cmd_observe_entry = {
+	"observe", "w", 0, 80, cmd_observe, "observe <game|name>", "Watch a game" };
+const struct cmd_entry cmd_unobserve_entry = {
+	"unobserve", "o", 0, 138, cmd_unobserve, "unobserve [game|name]", "Stop watching" };
+const struct cmd_entry cmd_follow_entry = {
+	"follow", "o", 0, 39, cmd_follow, "follow [name]", "Watch every game a player starts" };
+const struct cmd_entry cmd_games_entry = {
+	"games", "o", 0, 43, cmd_games, "games [name|/blsur]", "Games in progress" };
+const struct cmd_entry cmd_allobservers_entry = {
+	"allobservers", "o", 0, 6, cmd_allobservers, "allobservers [game|name]",
+	"Who watches which game" };
+const struct cmd_entry cmd_kibitz_entry = {
+	"kibitz", "S", 0, 59, cmd_kibitz, "kibitz <message>", "Talk to players and observers" };
+const struct cmd_entry cmd_whisper_entry = {
+	"whisper", "S", 0, 145, cmd_whisper, "whisper <message>", "Talk to observers only" };

@@ -1,0 +1,463 @@
+/* Finding a game: seek, unseek, sought, play, match, accept, decline,
+ * withdraw, pending, rematch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/rand.h>
+
+#include "cmd.h"
+#include "game.h"
+#include "limit.h"
+#include "offer.h"
+#include "rating.h"
+#include "server.h"
+#include "session.h"
+
+/* What "seek" and "match" take after the name: time, rated, colour, ... */
+struct terms {
+	struct clock_control tc;
+	bool rated, manual, formula;
+	int color;
+	int min_rating, max_rating;
+};
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/*
+ * Parses "[minutes [inc]] [rated|unrated] [white|black] [manual|auto]
+ * [formula] [min-max]", or a club control such as 40/90,30+30 in place of
+ * the minutes.  Defaults come from the user's time, inc and rated settings.
+ */
+static bool parse_terms(struct session *s, char *text, struct terms *t, char *why, size_t len)
+{
+	char *numbers[2] = { NULL, NULL }, *control = NULL, *save = NULL;
+	int n = 0;
+
+	*t = (struct terms){ .rated = session_var(s, VAR_RATED) && session_registered(s),
+	    .color = -1, .min_rating = 0, .max_rating = 9999 };
+	for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int lo, hi;
+		char dash;
+		if (is_number(w) && n < 2 && !control)
+			numbers[n++] = w;
+		else if (!strcasecmp(w, "r") || !strcasecmp(w, "rated"))
+			t->rated = true;
+		else if (!strcasecmp(w, "u") || !strcasecmp(w, "unrated"))
+			t->rated = false;
+		else if (!strcasecmp(w, "w") || !strcasecmp(w, "white"))
+			t->color = WHITE;
+		else if (!strcasecmp(w, "b") || !strcasecmp(w, "black"))
+			t->color = BLACK;
+		else if (!strcasecmp(w, "m") || !strcasecmp(w, "manual"))
+			t->manual = true;
+		else if (!strcasecmp(w, "a") || !strcasecmp(w, "auto"))
+			t->manual = false;
+		else if (!strcasecmp(w, "f") || !strcasecmp(w, "formula"))
+			t->formula = true;
+		else if (sscanf(w, "%d%c%d", &lo, &dash, &hi) == 3 && dash == '-' && lo >= 0 &&
+		    hi <= 9999 && lo <= hi) {
+			t->min_rating = lo;
+			t->max_rating = hi;
+		} else if (!control && !n && strpbrk(w, "/+ds,") && strcasecmp(w, "standard")) {
+			control = w;
+		} else if (!strcasecmp(w, "untimed")) {
+			control = w;
+		} else {
+			snprintf(why, len, "I don't understand \"%s\".", w);
+			return false;
+		}
+	}
+	char spec[96];
+	if (control)
+		snprintf(spec, sizeof spec, "%s", control);
+	else if (n == 2)
+		snprintf(spec, sizeof spec, "%s %s", numbers[0], numbers[1]);
+	else if (n == 1)
+		snprintf(spec, sizeof spec, "%s %d", numbers[0], session_var(s, VAR_INC));
+	else
+		snprintf(spec, sizeof spec, "%d %d", session_var(s, VAR_TIME), session_var(s, VAR_INC));
+	if (clock_parse(&t->tc, spec, why, len) < 0)
+		return false;
+	if (clock_untimed(&t->tc) && t->rated)
+		t->rated = false;	/* untimed games are never rated */
+	return true;
+}
+
+static bool may_play_rated(struct session *s, bool rated)
+{
+	if (rated && !session_registered(s)) {
+		session_printf(s, "Unregistered players cannot play rated games.\n");
+		return false;
+	}
+	return true;
+}
+
+static bool free_to_play(struct session *s, struct session *other)
+{
+	if (session_game(s)) {
+		session_printf(s, "You are already playing a game.\n");
+		return false;
+	}
+	if (other && session_game(other)) {
+		session_printf(s, "%s is playing a game.\n", session_name(other));
+		return false;
+	}
+	return true;
+}
+
+/* Starts a game; color is the colour `a` asked for, -1 for either. */
+static void start(struct session *a, struct session *b, const struct clock_control *tc, bool rated,
+    int color)
+{
+	struct game_params p = { .tc = *tc, .rated = rated };
+	char why[160];
+	unsigned char coin = 0;
+
+	if (color < 0) {
+		RAND_bytes(&coin, 1);
+		color = coin & 1;
+	}
+	struct session *white = color == WHITE ? a : b, *black = color == WHITE ? b : a;
+	if (!game_start(session_server(a), white, black, &p, why, sizeof why))
+		session_printf(a, "%s\n", why);
+}
+
+static void cmd_seek(struct session *s, const struct cmd_args *a)
+{
+	struct terms t;
+	char why[160], text[LIMIT_SEEK_TEXT];
+
+	snprintf(text, sizeof text, "%s", a->argc ? a->argv[0] : "");
+	if (!parse_terms(s, text, &t, why, sizeof why)) {
+		session_printf(s, "%s\nUsage: seek [minutes inc] [rated|unrated] [white|black] "
+		    "[manual] [formula] [min-max]\n", why);
+		return;
+	}
+	if (!may_play_rated(s, t.rated) || !free_to_play(s, NULL))
+		return;
+	struct seek proto = { .owner = s, .tc = t.tc, .rated = t.rated, .color = t.color,
+	    .manual = t.manual, .formula = t.formula, .min_rating = t.min_rating,
+	    .max_rating = t.max_rating };
+	if (!offers_seek(server_offers(session_server(s)), &proto, why, sizeof why))
+		session_printf(s, "%s\n", why);
+}
+
+static void cmd_unseek(struct session *s, const struct cmd_args *a)
+{
+	struct offers *o = server_offers(session_server(s));
+
+	if (a->argc) {
+		struct seek *sk = offers_find_seek(o, atoi(a->argv[0]));
+		if (!sk || sk->owner != s) {
+			session_printf(s, "You have no seek %s.\n", a->argv[0]);
+			return;
+		}
+		offers_unseek(o, s, sk->id);
+		session_printf(s, "Your seek %s has been removed.\n", a->argv[0]);
+		return;
+	}
+	offers_unseek(o, s, 0);
+	session_printf(s, "Your seeks have been removed.\n");
+}
+
+struct sought {
+	struct session *s;
+	int shown;
+};
+
+static void sought_line(const struct seek *sk, void *arg)
+{
+	struct sought *q = arg;
+	char line[256];
+
+	offers_seek_line(sk, false, line, sizeof line);
+	session_printf(q->s, "%s\n", line);
+	q->shown++;
+}
+
+static void cmd_sought(struct session *s, const struct cmd_args *a)
+{
+	struct sought q = { s, 0 };
+
+	(void)a;
+	offers_each_seek(server_offers(session_server(s)), sought_line, &q);
+	session_printf(s, "%d ad%s displayed.\n", q.shown, q.shown == 1 ? "" : "s");
+}
+
+/* The player's rating in the seek's category, as a number for its range. */
+static int rating_for_range(struct session *s, const struct clock_control *tc)
+{
+	struct rating r;
+
+	rating_load(server_db(session_server(s)), session_user_id(s), clock_category(tc), &r);
+	return glicko2_display(&r.value);
+}
+
+static void cmd_play(struct session *s, const struct cmd_args *a)
+{
+	struct offers *o = server_offers(session_server(s));
+	struct seek *sk = offers_find_seek(o, atoi(a->argv[0]));
+
+	if (!sk) {
+		session_printf(s, "That seek is not available.\n");
+		return;
+	}
+	if (sk->owner == s) {
+		session_printf(s, "You cannot respond to your own seek.\n");
+		return;
+	}
+	if (!may_play_rated(s, sk->rated) || !free_to_play(s, sk->owner))
+		return;
+	int r = rating_for_range(s, &sk->tc);
+	if (r < sk->min_rating || r > sk->max_rating) {
+		session_printf(s, "Your rating (%d) is outside the seek's range %d-%d.\n", r,
+		    sk->min_rating, sk->max_rating);
+		return;
+	}
+	struct session *owner = sk->owner;
+	struct clock_control tc = sk->tc;
+	bool rated = sk->rated;
+	int color = sk->color;
+	if (sk->manual) {
+		char why[160];
+		struct challenge proto = { .from = s, .to = owner, .tc = tc, .rated = rated,
+		    .color = color < 0 ? -1 : (int)color_other((enum color)color) };
+		if (!offers_challenge(o, &proto, why, sizeof why))
+			session_printf(s, "%s\n", why);
+		return;
+	}
+	start(owner, s, &tc, rated, color);
+}
+
+static void cmd_match(struct session *s, const struct cmd_args *a)
+{
+	struct server *srv = session_server(s);
+	struct session *to = server_find_session(srv, a->argv[0]);
+	struct terms t;
+	char why[160], text[LIMIT_SEEK_TEXT];
+
+	if (!to) {
+		session_printf(s, "No user named \"%s\" is logged in.\n", a->argv[0]);
+		return;
+	}
+	if (to == s) {
+		session_printf(s, "You can't match yourself.\n");
+		return;
+	}
+	snprintf(text, sizeof text, "%s", a->argc > 1 ? a->argv[1] : "");
+	if (!parse_terms(s, text, &t, why, sizeof why)) {
+		session_printf(s, "%s\nUsage: match <name> [minutes inc] [rated|unrated] [white|black]\n",
+		    why);
+		return;
+	}
+	if (!may_play_rated(s, t.rated) || !free_to_play(s, to))
+		return;
+	if (t.rated && !session_registered(to)) {
+		session_printf(s, "%s is unregistered and cannot play rated games.\n", session_name(to));
+		return;
+	}
+	if (!session_var(to, VAR_OPEN)) {
+		session_printf(s, "%s is not open to match requests.\n", session_name(to));
+		return;
+	}
+	struct challenge proto = { .from = s, .to = to, .tc = t.tc, .rated = t.rated,
+	    .color = t.color };
+	if (!offers_challenge(server_offers(srv), &proto, why, sizeof why))
+		session_printf(s, "%s\n", why);
+}
+
+struct pick {
+	struct session *s;
+	bool incoming;
+	const char *which;	/* number or name, or NULL */
+	struct challenge *found;
+	int matches;
+};
+
+static void pick_one(struct challenge *c, void *arg)
+{
+	struct pick *p = arg;
+	struct session *mine = p->incoming ? c->to : c->from;
+	struct session *other = p->incoming ? c->from : c->to;
+
+	if (mine != p->s)
+		return;
+	if (p->which && atoi(p->which) != c->id && strcasecmp(p->which, session_name(other)))
+		return;
+	p->found = c;
+	p->matches++;
+}
+
+/* The challenge an accept/decline/withdraw names, saying why when there is none. */
+static struct challenge *pick_challenge(struct session *s, const struct cmd_args *a, bool incoming,
+    const char *verb)
+{
+	struct pick p = { s, incoming, a->argc ? a->argv[0] : NULL, NULL, 0 };
+
+	offers_each_challenge(server_offers(session_server(s)), pick_one, &p);
+	if (p.matches == 1)
+		return p.found;
+	if (p.matches == 0)
+		session_printf(s, "You have no offers to %s.\n", verb);
+	else
+		session_printf(s, "You have more than one pending offer; say which one to %s.\n", verb);
+	return NULL;
+}
+
+/* accept and decline first answer offers made inside the player's game. */
+static bool answer_game_offer(struct session *s, bool accept)
+{
+	static const enum game_offer kinds[] = { OFFER_DRAW, OFFER_ABORT, OFFER_ADJOURN,
+	    OFFER_TAKEBACK };
+	struct game *g = session_game(s);
+
+	for (size_t i = 0; g && i < sizeof kinds / sizeof kinds[0]; i++)
+		if (game_answer_offer(g, s, kinds[i], accept))
+			return true;
+	return false;
+}
+
+static void cmd_accept(struct session *s, const struct cmd_args *a)
+{
+	if (!a->argc && answer_game_offer(s, true))
+		return;
+	struct challenge *c = pick_challenge(s, a, true, "accept");
+	if (!c)
+		return;
+	struct session *from = c->from;
+	if (!free_to_play(s, from))
+		return;
+	struct clock_control tc = c->tc;
+	bool rated = c->rated;
+	int color = c->color;
+	int64_t resume_id = c->resume_id;
+	session_notify(from, "%s accepts the match offer.", session_name(s));
+	session_printf(s, "You accept the match offer from %s.\n", session_name(from));
+	offers_remove_challenge(server_offers(session_server(s)), c);
+	if (resume_id) {
+		char why[160];
+		if (!game_resume(session_server(s), resume_id, from, s, why, sizeof why))
+			session_printf(s, "%s\n", why);
+		return;
+	}
+	start(from, s, &tc, rated, color);
+}
+
+static void cmd_decline(struct session *s, const struct cmd_args *a)
+{
+	if (!a->argc && answer_game_offer(s, false))
+		return;
+	struct challenge *c = pick_challenge(s, a, true, "decline");
+	if (!c)
+		return;
+	session_notify(c->from, "%s declines the match offer.", session_name(s));
+	session_printf(s, "You decline the match offer from %s.\n", session_name(c->from));
+	offers_remove_challenge(server_offers(session_server(s)), c);
+}
+
+static void cmd_withdraw(struct session *s, const struct cmd_args *a)
+{
+	struct challenge *c = pick_challenge(s, a, false, "withdraw");
+
+	if (!c)
+		return;
+	session_notify(c->to, "%s withdraws the match offer.", session_name(s));
+	session_printf(s, "You withdraw the match offer to %s.\n", session_name(c->to));
+	offers_remove_challenge(server_offers(session_server(s)), c);
+}
+
+struct pending {
+	struct session *s;
+	bool incoming;
+	int shown;
+};
+
+static void pending_line(struct challenge *c, void *arg)
+{
+	struct pending *p = arg;
+	char text[256];
+
+	if ((p->incoming ? c->to : c->from) != p->s)
+		return;
+	offers_challenge_text(c, text, sizeof text);
+	if (p->incoming)
+		session_printf(p->s, " %d: %s is offering a challenge: %s.\n", c->id,
+		    session_name(c->from), text);
+	else
+		session_printf(p->s, " %d: You are offering %s a challenge: %s.\n", c->id,
+		    session_name(c->to), text);
+	p->shown++;
+}
+
+static void cmd_pending(struct session *s, const struct cmd_args *a)
+{
+	struct offers *o = server_offers(session_server(s));
+	struct pending out = { s, false, 0 }, in = { s, true, 0 };
+
+	(void)a;
+	offers_each_challenge(o, pending_line, &out);
+	if (!out.shown)
+		session_printf(s, "There are no offers pending to other players.\n");
+	session_printf(s, "\n");
+	offers_each_challenge(o, pending_line, &in);
+	if (!in.shown)
+		session_printf(s, "There are no offers pending from other players.\n");
+}
+
+static void cmd_rematch(struct session *s, const struct cmd_args *a)
+{
+	const struct match_terms *t = session_last_terms(s);
+	struct session *to = server_find_session(session_server(s), session_last_opponent(s));
+	char why[160];
+
+	(void)a;
+	if (!t->valid || !*session_last_opponent(s)) {
+		session_printf(s, "You have not played anyone to rematch.\n");
+		return;
+	}
+	if (!to) {
+		session_printf(s, "%s is not logged in.\n", session_last_opponent(s));
+		return;
+	}
+	if (!free_to_play(s, to))
+		return;
+	/* Colours swap, as FICS does. */
+	struct challenge proto = { .from = s, .to = to, .tc = t->tc, .rated = t->rated,
+	    .color = (int)color_other((enum color)t->color) };
+	if (!offers_challenge(server_offers(session_server(s)), &proto, why, sizeof why))
+		session_printf(s, "%s\n", why);
+}
+
+const struct cmd_entry cmd_seek_entry = {
+	"seek", "T", 0, 155, cmd_seek,
+	"seek [minutes inc] [rated|unrated] [white|black] [manual] [formula] [min-max]",
+	"Advertise for a game" };
+const struct cmd_entry cmd_unseek_entry = {
+	"unseek", "n", 0, 156, cmd_unseek, "unseek [number]", "Remove your seeks" };
+const struct cmd_entry cmd_sought_entry = {
+	"sought", "o", 0, 157, cmd_sought, "sought", "The seeks on offer" };
+const struct cmd_entry cmd_play_entry = {
+	"play", "i", 0, 158, cmd_play, "play <number>", "Answer a seek" };
+const struct cmd_entry cmd_match_entry = {
+	"match", "wT", 0, 73, cmd_match, "match <name> [minutes inc] [rated|unrated] [white|black]",
+	"Challenge a player" };
+const struct cmd_entry cmd_accept_entry = {
+	"accept", "o", 0, 11, cmd_accept, "accept [number|name]", "Accept an offer" };
+const struct cmd_entry cmd_decline_entry = {
+	"decline", "o", 0, 30, cmd_decline, "decline [number|name]", "Decline an offer" };
+const struct cmd_entry cmd_withdraw_entry = {
+	"withdraw", "o", 0, 147, cmd_withdraw, "withdraw [number|name]", "Withdraw your offer" };
+const struct cmd_entry cmd_pending_entry = {
+	"pending", "", 0, 93, cmd_pending, "pending", "Offers to and from you" };
+const struct cmd_entry cmd_rematch_entry = {
+	"rematch", "", 0, 101, cmd_rematch, "rematch", "Challenge your last opponent again" };

@@ -1,0 +1,227 @@
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "fics.h"
+#include "game.h"
+#include "move.h"
+#include "session.h"
+
+static const char piece_chars[] = "-PNBRQK--pnbrqk-";
+
+static int material(const struct board *b, enum color c)
+{
+	return bb_count(board_pieces(b, c, PAWN)) + 3 * bb_count(board_pieces(b, c, KNIGHT)) +
+	    3 * bb_count(board_pieces(b, c, BISHOP)) + 5 * bb_count(board_pieces(b, c, ROOK)) +
+	    9 * bb_count(board_pieces(b, c, QUEEN));
+}
+
+void fics_time_taken(long long ms, bool with_ms, char *buf, size_t len)
+{
+	if (ms < 0)
+		ms = 0;
+	if (with_ms)
+		snprintf(buf, len, "(%lld:%02lld.%03lld)", ms / 60000, ms / 1000 % 60, ms % 1000);
+	else
+		snprintf(buf, len, "(%lld:%02lld)", ms / 60000, ms / 1000 % 60);
+}
+
+void fics_clock_text(long long ms, char *buf, size_t len)
+{
+	const char *sign = ms < 0 ? "-" : "";
+	long long s = (ms < 0 ? -ms : ms) / 1000;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%s%lld:%02lld:%02lld", sign, s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, len, "%s%lld:%02lld", sign, s / 60, s % 60);
+}
+
+/* Minutes and increment as FICS shows them; false for other controls. */
+static bool fics_minutes(const struct clock_control *tc, long long *min, long long *inc)
+{
+	if (clock_untimed(tc)) {
+		*min = *inc = 0;
+		return true;
+	}
+	if (tc->period_count != 1 || tc->periods[0].moves || tc->periods[0].base_ms % 60000 ||
+	    (tc->bonus != CLOCK_BONUS_NONE && tc->bonus != CLOCK_BONUS_FISCHER) ||
+	    tc->bonus_ms % 1000)
+		return false;
+	*min = tc->periods[0].base_ms / 60000;
+	*inc = tc->bonus == CLOCK_BONUS_FISCHER ? tc->bonus_ms / 1000 : 0;
+	return true;
+}
+
+void fics_time_text(const struct game *g, char *buf, size_t len)
+{
+	long long min, inc;
+
+	if (fics_minutes(game_clock(g), &min, &inc))
+		snprintf(buf, len, "%lld %lld", min, inc);
+	else
+		clock_format(game_clock(g), buf, len);
+}
+
+void fics_type_text(const struct game *g, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s", game_rated(g) ? "rated" : "unrated",
+	    clock_category_name(clock_category(game_clock(g))));
+}
+
+void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool flip,
+    char *buf, size_t len)
+{
+	const struct position *pos = game_position(g);
+	const struct board *b = position_board(pos);
+	const struct clock_control *tc = game_clock(g);
+	char *p = buf, *end = buf + len;
+	int plies = position_ply_count(pos);
+
+	p += snprintf(p, (size_t)(end - p), "<12>");
+	for (int rank = 7; rank >= 0; rank--) {
+		*p++ = ' ';
+		for (int file = 0; file < 8; file++)
+			*p++ = piece_chars[b->squares[square_make(file, rank)]];
+	}
+	char taken[32], san[MOVE_TEXT_MAX] = "none";
+	if (plies > 0) {
+		snprintf(san, sizeof san, "%s", game_move_san(g, plies - 1));
+		fics_time_taken(game_move_time_ms(g, plies - 1), ms, taken, sizeof taken);
+	} else {
+		fics_time_taken(0, ms, taken, sizeof taken);
+	}
+	long long min = 0, inc = 0;
+	if (!fics_minutes(tc, &min, &inc)) {
+		min = tc->periods[0].base_ms / 60000;
+		inc = tc->bonus_ms / 1000;
+	}
+	long long wclock = game_clock_ms(g, WHITE), bclock = game_clock_ms(g, BLACK);
+	if (!ms) {
+		wclock /= 1000;
+		bclock /= 1000;
+	}
+	bool ticking = !clock_untimed(tc) && position_termination(pos) == TERM_NONE &&
+	    game_player(g, WHITE) && game_player(g, BLACK);
+	snprintf(p, (size_t)(end - p),
+	    " %c %d %d %d %d %d %d %d %s %s %d %lld %lld %d %d %lld %lld %d %s %s %s %d %d 0",
+	    b->side == WHITE ? 'W' : 'B', game_last_dpp(g),
+	    !!(b->castling & CASTLE_WK), !!(b->castling & CASTLE_WQ),
+	    !!(b->castling & CASTLE_BK), !!(b->castling & CASTLE_BQ),
+	    b->halfmove_clock, game_number(g), game_player_name(g, WHITE),
+	    game_player_name(g, BLACK), (int)rel, min, inc, material(b, WHITE), material(b, BLACK),
+	    wclock, bclock, b->fullmove_number, game_last_verbose(g), taken, san, flip ? 1 : 0,
+	    ticking ? 1 : 0);
+}
+
+void fics_creating(const struct game *g, bool continuing, char *buf, size_t len)
+{
+	char type[48], tc[64];
+
+	fics_type_text(g, type, sizeof type);
+	fics_time_text(g, tc, sizeof tc);
+	snprintf(buf, len, "%s: %s (%s) %s (%s) %s %s", continuing ? "Continuing" : "Creating",
+	    game_player_name(g, WHITE), game_rating_text(g, WHITE), game_player_name(g, BLACK),
+	    game_rating_text(g, BLACK), type, tc);
+}
+
+void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len)
+{
+	char type[48];
+
+	fics_type_text(g, type, sizeof type);
+	snprintf(buf, len, "{Game %d (%s vs. %s) %s %s match.}", game_number(g),
+	    game_player_name(g, WHITE), game_player_name(g, BLACK),
+	    continuing ? "Continuing" : "Creating", type);
+}
+
+void fics_end_line(const struct game *g, const char *reason, const char *result,
+    char *buf, size_t len)
+{
+	snprintf(buf, len, "{Game %d (%s vs. %s) %s} %s", game_number(g), game_player_name(g, WHITE),
+	    game_player_name(g, BLACK), reason, result);
+}
+
+void fics_game_header(const struct game *g, char *buf, size_t len)
+{
+	char type[48], tc[64];
+
+	fics_type_text(g, type, sizeof type);
+	fics_time_text(g, tc, sizeof tc);
+	snprintf(buf, len, "Game %d: %s (%s) %s (%s) %s %s", game_number(g), game_player_name(g, WHITE),
+	    game_rating_text(g, WHITE), game_player_name(g, BLACK), game_rating_text(g, BLACK), type, tc);
+}
+
+void fics_games_line(const struct game *g, char *buf, size_t len)
+{
+	const struct position *pos = game_position(g);
+	const struct board *b = position_board(pos);
+	const struct clock_control *tc = game_clock(g);
+	char wc[32], bc[32];
+	long long min = 0, inc = 0;
+
+	if (!fics_minutes(tc, &min, &inc)) {
+		min = tc->periods[0].base_ms / 60000;
+		inc = tc->bonus_ms / 1000;
+	}
+	fics_clock_text(game_clock_ms(g, WHITE), wc, sizeof wc);
+	fics_clock_text(game_clock_ms(g, BLACK), bc, sizeof bc);
+	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [ %c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
+	    game_number(g), game_rating_text(g, WHITE), game_player_name(g, WHITE),
+	    game_rating_text(g, BLACK), game_player_name(g, BLACK),
+	    clock_category_letter(clock_category(tc)), game_rated(g) ? 'r' : 'u', min, inc, wc, bc,
+	    material(b, WHITE), material(b, BLACK), b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+}
+
+void fics_movelist(struct session *s, const struct game *g)
+{
+	const struct position *pos = game_position(g);
+	char header[FICS_LINE_MAX], type[48], when[64];
+	long long min = 0, inc = 0;
+	int plies = position_ply_count(pos);
+	time_t started = (time_t)game_started(g);
+	struct tm tm;
+
+	gmtime_r(&started, &tm);
+	strftime(when, sizeof when, "%a %b %e, %H:%M UTC %Y", &tm);
+	fics_type_text(g, type, sizeof type);
+	type[0] = (char)(type[0] - 32);
+	session_printf(s, "Movelist for game %d:\n\n", game_number(g));
+	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n", game_player_name(g, WHITE),
+	    game_rating_text(g, WHITE), game_player_name(g, BLACK), game_rating_text(g, BLACK), when);
+	if (fics_minutes(game_clock(g), &min, &inc))
+		session_printf(s, "%s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
+		    type, min, inc);
+	else {
+		clock_format(game_clock(g), header, sizeof header);
+		session_printf(s, "%s match, time control: %s.\n\n", type, header);
+	}
+	session_printf(s, "Move  %-23s %s\n", game_player_name(g, WHITE), game_player_name(g, BLACK));
+	session_printf(s, "----  ---------------------   ---------------------\n");
+	const struct board *start = NULL;
+	struct position *copy = position_copy(pos);
+	if (copy) {
+		position_undo(copy, plies);
+		start = position_board(copy);
+	}
+	int first_black = start && start->side == BLACK;
+	int number = start ? start->fullmove_number : 1;
+	for (int ply = 0; ply < plies; ply++) {
+		char taken[32];
+		bool white_ply = (ply + first_black) % 2 == 0;
+		fics_time_taken(game_move_time_ms(g, ply), true, taken, sizeof taken);
+		if (white_ply)
+			session_printf(s, "%3d.  %-7s %-14s", number, game_move_san(g, ply), taken);
+		else if (ply == 0)
+			session_printf(s, "%3d.  %-7s %-14s  %-7s %s\n", number, "...", "", game_move_san(g, ply), taken);
+		else
+			session_printf(s, "  %-7s %s\n", game_move_san(g, ply), taken);
+		if (!white_ply)
+			number++;
+	}
+	if ((plies + first_black) % 2 == 1)
+		session_printf(s, "\n");
+	position_free(copy);
+	enum result r = position_result(pos);
+	session_printf(s, "      {Still in progress} %s\n", r == RESULT_NONE ? "*" : result_text(r));
+}

@@ -1,0 +1,50 @@
+/*
+ * The FICS output formats real clients parse: style 12 boards, game
+ * creation and end lines, `games` lines, movelists.  Handlers never format
+ * these themselves.
+ */
+#ifndef CHESSD_FICS_H
+#define CHESSD_FICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "types.h"
+
+struct game;
+struct session;
+
+/* Style 12 relations. */
+enum fics_relation {
+	REL_ISOLATED = -3, REL_OBSERVING_EXAMINED = -2, REL_THEIR_MOVE = -1,
+	REL_OBSERVING = 0, REL_MY_MOVE = 1, REL_EXAMINER = 2,
+};
+
+#define FICS_LINE_MAX 512
+
+/* The <12> line for one viewer; ms selects milliseconds (iset ms 1). */
+void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool flip,
+    char *buf, size_t len);
+/* "5 0" for FICS-style controls, else the control's own text. */
+void fics_time_text(const struct game *g, char *buf, size_t len);
+/* "rated blitz" / "unrated standard". */
+void fics_type_text(const struct game *g, char *buf, size_t len);
+/* "Creating: alice (1500) bob (1612) rated blitz 5 0" (or "Continuing"). */
+void fics_creating(const struct game *g, bool continuing, char *buf, size_t len);
+/* "{Game 7 (alice vs. bob) Creating rated blitz match.}" */
+void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len);
+/* "{Game 7 (alice vs. bob) bob resigns} 1-0" */
+void fics_end_line(const struct game *g, const char *reason, const char *result,
+    char *buf, size_t len);
+/* One line of `games`. */
+void fics_games_line(const struct game *g, char *buf, size_t len);
+/* "Game 7: alice (1500) bob (1612) rated blitz 5 0" (observe, moves). */
+void fics_game_header(const struct game *g, char *buf, size_t len);
+/* The whole `moves` listing, written to the session. */
+void fics_movelist(struct session *s, const struct game *g);
+/* "(m:ss)" or "(m:ss.mmm)" for a thinking time. */
+void fics_time_taken(long long ms, bool with_ms, char *buf, size_t len);
+/* Clock as "m:ss" (or "h:mm:ss"), negative as "-m:ss". */
+void fics_clock_text(long long ms, char *buf, size_t len);
+
+#endif

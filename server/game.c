@@ -1,0 +1,1229 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "conn.h"
+#include "db.h"
+#include "fen.h"
+#include "fics.h"
+#include "game.h"
+#include "log.h"
+#include "movegen.h"
+#include "offer.h"
+#include "rating.h"
+#include "server.h"
+#include "session.h"
+
+/* What the game keeps per ply beyond the move itself. */
+struct game_ply {
+	char san[MOVE_TEXT_MAX];
+	char uci[MOVE_TEXT_MAX];
+	int64_t time_ms;	/* thinking time charged */
+	int64_t clock_ms;	/* mover's clock after the move */
+};
+
+struct game {
+	struct server *srv;
+	int number;
+	int64_t id;			/* games.id in the database */
+	char names[COLOR_NB][DB_NAME_MAX];
+	int64_t user_ids[COLOR_NB];	/* 0 for guests */
+	char rating_text[COLOR_NB][8];
+	struct session *players[COLOR_NB];	/* NULL while disconnected */
+	bool rated;
+	enum clock_category category;
+	struct clock_control tc;
+	struct clock_side clocks[COLOR_NB];
+	struct position *pos;
+	struct game_ply *plies;
+	int plies_cap;
+	char last_verbose[MOVE_TEXT_MAX];
+	int last_dpp;			/* file of a double pawn push just made, or -1 */
+	int64_t turn_started_ms;	/* when the side to move started thinking */
+	int64_t paused_elapsed_ms;	/* while paused: time already used this turn */
+	bool paused;
+	int64_t grace_until_ms;		/* a player is away until this (0: nobody) */
+	bool grace_over;		/* the opponent may now claim, adjourn or abort */
+	struct event *timer;		/* the flag, or the end of a grace period */
+	unsigned offers[COLOR_NB];	/* offers made by each side */
+	int takeback_plies[COLOR_NB];
+	struct session **observers;
+	int observer_count, observer_cap;
+	int64_t started_unix;
+	bool over;
+};
+
+struct games {
+	struct server *srv;
+	struct game *by_number[GAMES_MAX + 1];
+	int count;
+	int lowest_free;		/* a hint: no free number below it */
+	struct game **dead;		/* ended this pass; freed by games_reap */
+	int dead_count, dead_cap;
+};
+
+static void arm_timer(struct game *g);
+static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
+    const char *status);
+
+/* --- registry --- */
+
+struct games *games_new(struct server *srv)
+{
+	struct games *gs = calloc(1, sizeof *gs);
+
+	if (gs) {
+		gs->srv = srv;
+		gs->lowest_free = 1;
+	}
+	return gs;
+}
+
+static void game_free(struct game *g)
+{
+	if (!g)
+		return;
+	if (g->timer)
+		event_free(g->timer);
+	position_free(g->pos);
+	free(g->plies);
+	free(g->observers);
+	free(g);
+}
+
+void games_free(struct games *gs)
+{
+	if (!gs)
+		return;
+	games_reap(gs);
+	for (int n = 1; n <= GAMES_MAX; n++)
+		game_free(gs->by_number[n]);
+	free(gs->dead);
+	free(gs);
+}
+
+void games_reap(struct games *gs)
+{
+	for (int i = 0; i < gs->dead_count; i++)
+		game_free(gs->dead[i]);
+	gs->dead_count = 0;
+}
+
+struct game *games_find(struct games *gs, int number)
+{
+	return number >= 1 && number <= GAMES_MAX ? gs->by_number[number] : NULL;
+}
+
+int games_count(const struct games *gs)
+{
+	return gs->count;
+}
+
+void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg)
+{
+	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+		struct game *g = gs->by_number[n];
+		if (g) {
+			seen++;
+			fn(g, arg);
+		}
+	}
+}
+
+struct game *games_find_absent(struct games *gs, const char *name)
+{
+	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+		struct game *g = gs->by_number[n];
+		if (!g)
+			continue;
+		seen++;
+		for (int c = WHITE; c <= BLACK; c++)
+			if (!g->players[c] && !strcasecmp(g->names[c], name))
+				return g;
+	}
+	return NULL;
+}
+
+static int take_number(struct games *gs, struct game *g)
+{
+	for (int n = gs->lowest_free; n <= GAMES_MAX; n++) {
+		if (!gs->by_number[n]) {
+			gs->by_number[n] = g;
+			gs->lowest_free = n + 1;
+			gs->count++;
+			return n;
+		}
+	}
+	return -1;
+}
+
+/* Takes the game off the registry; it is freed at the end of the pass. */
+static void retire(struct game *g)
+{
+	struct games *gs = server_games(g->srv);
+
+	gs->by_number[g->number] = NULL;
+	if (g->number < gs->lowest_free)
+		gs->lowest_free = g->number;
+	gs->count--;
+	if (gs->dead_count == gs->dead_cap) {
+		int cap = gs->dead_cap ? gs->dead_cap * 2 : 16;
+		struct game **dead = realloc(gs->dead, (size_t)cap * sizeof *dead);
+		if (!dead) {
+			log_error("out of memory retiring game %d; leaking it", g->number);
+			return;
+		}
+		gs->dead = dead;
+		gs->dead_cap = cap;
+	}
+	gs->dead[gs->dead_count++] = g;
+}
+
+/* --- accessors --- */
+
+int game_number(const struct game *g) { return g->number; }
+int64_t game_id(const struct game *g) { return g->id; }
+const char *game_player_name(const struct game *g, enum color c) { return g->names[c]; }
+struct session *game_player(const struct game *g, enum color c) { return g->players[c]; }
+const struct position *game_position(const struct game *g) { return g->pos; }
+const struct clock_control *game_clock(const struct game *g) { return &g->tc; }
+bool game_rated(const struct game *g) { return g->rated; }
+const char *game_rating_text(const struct game *g, enum color c) { return g->rating_text[c]; }
+int64_t game_started(const struct game *g) { return g->started_unix; }
+const char *game_last_verbose(const struct game *g) { return g->last_verbose; }
+int game_last_dpp(const struct game *g) { return g->last_dpp; }
+int game_observer_count(const struct game *g) { return g->observer_count; }
+bool game_over(const struct game *g) { return g->over; }
+
+int game_color_of(const struct game *g, const struct session *s)
+{
+	if (s && g->players[WHITE] == s)
+		return WHITE;
+	if (s && g->players[BLACK] == s)
+		return BLACK;
+	return -1;
+}
+
+int64_t game_move_time_ms(const struct game *g, int ply)
+{
+	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].time_ms : 0;
+}
+
+int64_t game_move_clock_ms(const struct game *g, int ply)
+{
+	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
+}
+
+const char *game_move_san(const struct game *g, int ply)
+{
+	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].san : "";
+}
+
+static enum color to_move(const struct game *g)
+{
+	return (enum color)position_board(g->pos)->side;
+}
+
+/* Time the side to move has used on this turn. */
+static int64_t elapsed_ms(const struct game *g)
+{
+	if (g->paused || g->over)
+		return g->paused_elapsed_ms;
+	return server_now_ms(g->srv) - g->turn_started_ms;
+}
+
+int64_t game_clock_ms(const struct game *g, enum color c)
+{
+	if (clock_untimed(&g->tc))
+		return 0;
+	if (c == to_move(g) && !g->over)
+		return clock_side_left_ms(&g->tc, &g->clocks[c], elapsed_ms(g));
+	return g->clocks[c].remaining_ms;
+}
+
+/* "remaining:moves:period:period_moves", as the database keeps a clock. */
+static void clock_save(const struct clock_side *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld:%d:%d:%d", (long long)c->remaining_ms, c->moves, c->period,
+	    c->period_moves);
+}
+
+static bool clock_restore(struct clock_side *c, const char *text)
+{
+	long long remaining;
+
+	return sscanf(text, "%lld:%d:%d:%d", &remaining, &c->moves, &c->period,
+	    &c->period_moves) == 4 && (c->remaining_ms = remaining, true);
+}
+
+/* --- output --- */
+
+/*
+ * Sends the board to a viewer: as part of its command's reply when it is
+ * the one acting, else as a notification with a fresh prompt.
+ */
+static void send_board(struct game *g, struct session *viewer, enum fics_relation rel)
+{
+	char line[FICS_LINE_MAX];
+
+	fics_style12(g, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
+	    line, sizeof line);
+	session_notify(viewer, "%s", line);
+}
+
+static enum fics_relation relation_of(const struct game *g, enum color c)
+{
+	return to_move(g) == c ? REL_MY_MOVE : REL_THEIR_MOVE;
+}
+
+void game_send_board(struct game *g, struct session *viewer)
+{
+	int c = game_color_of(g, viewer);
+
+	send_board(g, viewer, c < 0 ? REL_OBSERVING : relation_of(g, (enum color)c));
+}
+
+/*
+ * One style 12 update to players and observers.  Observers share a line
+ * per (ms, flip) setting, so a thousand observers cost four formattings.
+ */
+static void broadcast_board(struct game *g)
+{
+	char lines[2][2][FICS_LINE_MAX];
+	bool made[2][2] = { { false, false }, { false, false } };
+
+	for (int c = WHITE; c <= BLACK; c++)
+		if (g->players[c])
+			send_board(g, g->players[c], relation_of(g, (enum color)c));
+	for (int i = 0; i < g->observer_count; i++) {
+		struct session *o = g->observers[i];
+		int ms = !!session_var(o, IVAR_MS), flip = !!session_var(o, VAR_FLIP);
+		if (!made[ms][flip]) {
+			fics_style12(g, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
+			made[ms][flip] = true;
+		}
+		session_notify(o, "%s", lines[ms][flip]);
+	}
+}
+
+/* --- creation --- */
+
+static struct game *game_alloc(struct server *srv)
+{
+	struct game *g = calloc(1, sizeof *g);
+
+	if (!g)
+		return NULL;
+	g->srv = srv;
+	g->last_dpp = -1;
+	strcpy(g->last_verbose, "none");
+	g->timer = evtimer_new(server_base(srv), NULL, NULL);
+	if (!g->timer) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static int ensure_plies(struct game *g, int n)
+{
+	if (n <= g->plies_cap)
+		return 0;
+	int cap = g->plies_cap ? g->plies_cap * 2 : 128;
+	while (cap < n)
+		cap *= 2;
+	struct game_ply *p = realloc(g->plies, (size_t)cap * sizeof *p);
+	if (!p)
+		return -1;
+	g->plies = p;
+	g->plies_cap = cap;
+	return 0;
+}
+
+static void fill_player(struct game *g, enum color c, struct session *s)
+{
+	struct rating r;
+
+	g->players[c] = s;
+	snprintf(g->names[c], sizeof g->names[c], "%s", session_name(s));
+	g->user_ids[c] = session_user_id(s);
+	rating_load(server_db(g->srv), g->user_ids[c], g->category, &r);
+	rating_text(&r, g->user_ids[c], g->rating_text[c], sizeof g->rating_text[c]);
+}
+
+/* The four lines that open a game, then its first board, to each player. */
+static void announce_start(struct game *g, bool continuing)
+{
+	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_LINE_MAX];
+
+	fics_creating(g, continuing, creating, sizeof creating);
+	fics_game_intro(g, continuing, intro, sizeof intro);
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct session *s = g->players[c];
+		if (!s)
+			continue;
+		fics_style12(g, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
+		    session_var(s, VAR_FLIP), board, sizeof board);
+		session_notify(s, "%s\n%s\n\n%s", creating, intro, board);
+	}
+}
+
+static void game_timer(evutil_socket_t fd, short what, void *arg);
+
+/* Sessions following either player start observing the new game. */
+static void follow_start(struct session *s, void *arg)
+{
+	struct game *g = arg;
+	char header[FICS_LINE_MAX];
+
+	if (!*session_following(s) || game_color_of(g, s) >= 0 ||
+	    (strcasecmp(session_following(s), g->names[WHITE]) &&
+	    strcasecmp(session_following(s), g->names[BLACK])))
+		return;
+	if (session_observe(s, g) != 0)
+		return;
+	fics_game_header(g, header, sizeof header);
+	session_notify(s, "You are now observing game %d.\n%s\n", g->number, header);
+	send_board(g, s, REL_OBSERVING);
+}
+
+struct game *game_start(struct server *srv, struct session *white, struct session *black,
+    const struct game_params *p, char *err, size_t errlen)
+{
+	struct game *g = game_alloc(srv);
+	char clk[2][48];
+
+	if (!g) {
+		snprintf(err, errlen, "Out of memory.");
+		return NULL;
+	}
+	event_assign(g->timer, server_base(srv), -1, 0, game_timer, g);
+	g->tc = p->tc;
+	g->rated = p->rated;
+	g->category = clock_category(&p->tc);
+	fill_player(g, WHITE, white);
+	fill_player(g, BLACK, black);
+	g->pos = position_new(p->fen, err, errlen);
+	if (!g->pos || ensure_plies(g, 128) < 0) {
+		game_free(g);
+		return NULL;
+	}
+	for (int c = WHITE; c <= BLACK; c++) {
+		clock_side_init(&g->tc, &g->clocks[c]);
+		clock_save(&g->clocks[c], clk[c], sizeof clk[c]);
+	}
+	g->started_unix = (int64_t)time(NULL);
+	struct db_game row = { .white_id = g->user_ids[WHITE], .black_id = g->user_ids[BLACK],
+	    .rated = g->rated, .started = g->started_unix };
+	snprintf(row.white, sizeof row.white, "%s", g->names[WHITE]);
+	snprintf(row.black, sizeof row.black, "%s", g->names[BLACK]);
+	snprintf(row.white_rating, sizeof row.white_rating, "%s", g->rating_text[WHITE]);
+	snprintf(row.black_rating, sizeof row.black_rating, "%s", g->rating_text[BLACK]);
+	snprintf(row.category, sizeof row.category, "%s", clock_category_name(g->category));
+	clock_format(&g->tc, row.time_control, sizeof row.time_control);
+	if (p->fen)
+		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
+	snprintf(row.status, sizeof row.status, "active");
+	snprintf(row.white_clock, sizeof row.white_clock, "%s", clk[WHITE]);
+	snprintf(row.black_clock, sizeof row.black_clock, "%s", clk[BLACK]);
+	if ((g->id = db_game_insert(server_db(srv), &row)) < 0 ||
+	    (g->number = take_number(server_games(srv), g)) < 0) {
+		snprintf(err, errlen, g->id < 0 ? "The game could not be saved." :
+		    "There are too many games in progress.");
+		game_free(g);
+		return NULL;
+	}
+	session_set_game(white, g);
+	session_set_game(black, g);
+	/* Playing ends the players' seeks and challenges. */
+	offers_drop_session(server_offers(srv), white);
+	offers_drop_session(server_offers(srv), black);
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct match_terms t = { .tc = g->tc, .rated = g->rated, .color = c };
+		session_set_last_terms(g->players[c], &t);
+	}
+	g->turn_started_ms = server_now_ms(srv);
+	announce_start(g, false);
+	server_each_session(srv, follow_start, g);
+	arm_timer(g);
+	log_info("game %d (#%lld) started: %s vs %s", g->number, (long long)g->id, g->names[WHITE],
+	    g->names[BLACK]);
+	return g;
+}
+
+struct replay {
+	struct game *g;
+	bool ok;
+};
+
+static void replay_move(void *arg, const struct db_move *m)
+{
+	struct replay *r = arg;
+	struct game *g = r->g;
+	move mv;
+	int ply = position_ply_count(g->pos);
+
+	if (!r->ok || m->ply != ply + 1 || ensure_plies(g, ply + 1) < 0 ||
+	    san_parse(position_board(g->pos), m->uci, SAN_ENGLISH, NO_TYPE, &mv) != SAN_OK) {
+		r->ok = false;
+		return;
+	}
+	move_format_verbose(position_board(g->pos), mv, g->last_verbose);
+	const struct board *b = position_board(g->pos);
+	g->last_dpp = piece_type_of(b->squares[move_from(mv)]) == PAWN &&
+	    (move_from(mv) ^ move_to(mv)) == 16 ? square_file(move_from(mv)) : -1;
+	position_play(g->pos, mv, SAN_ENGLISH, NULL);
+	struct game_ply *p = &g->plies[ply];
+	snprintf(p->san, sizeof p->san, "%s", m->san);
+	snprintf(p->uci, sizeof p->uci, "%s", m->uci);
+	p->time_ms = m->time_ms;
+	p->clock_ms = m->clock_ms;
+}
+
+struct game *game_resume(struct server *srv, int64_t id, struct session *a, struct session *b,
+    char *err, size_t errlen)
+{
+	struct db_game row;
+	struct game *g;
+
+	if (db_game_load(server_db(srv), id, &row) <= 0 || strcmp(row.status, "adjourned")) {
+		snprintf(err, errlen, "There is no such adjourned game.");
+		return NULL;
+	}
+	struct session *white = !strcasecmp(row.white, session_name(a)) ? a : b;
+	struct session *black = white == a ? b : a;
+	if (strcasecmp(row.white, session_name(white)) || strcasecmp(row.black, session_name(black))) {
+		snprintf(err, errlen, "That game is not between you two.");
+		return NULL;
+	}
+	if (!(g = game_alloc(srv))) {
+		snprintf(err, errlen, "Out of memory.");
+		return NULL;
+	}
+	event_assign(g->timer, server_base(srv), -1, 0, game_timer, g);
+	g->id = id;
+	g->rated = row.rated;
+	if (clock_parse(&g->tc, row.time_control, err, errlen) < 0) {
+		game_free(g);
+		return NULL;
+	}
+	g->category = clock_category(&g->tc);
+	g->players[WHITE] = white;
+	g->players[BLACK] = black;
+	snprintf(g->names[WHITE], sizeof g->names[WHITE], "%s", row.white);
+	snprintf(g->names[BLACK], sizeof g->names[BLACK], "%s", row.black);
+	g->user_ids[WHITE] = row.white_id;
+	g->user_ids[BLACK] = row.black_id;
+	snprintf(g->rating_text[WHITE], sizeof g->rating_text[WHITE], "%s", row.white_rating);
+	snprintf(g->rating_text[BLACK], sizeof g->rating_text[BLACK], "%s", row.black_rating);
+	g->started_unix = row.started;
+	struct replay r = { g, true };
+	if (!(g->pos = position_new(row.start_fen[0] ? row.start_fen : NULL, err, errlen)) ||
+	    db_game_moves(server_db(srv), id, replay_move, &r) < 0 || !r.ok ||
+	    !clock_restore(&g->clocks[WHITE], row.white_clock) ||
+	    !clock_restore(&g->clocks[BLACK], row.black_clock)) {
+		if (g->pos)
+			snprintf(err, errlen, "The stored game is damaged and cannot be resumed.");
+		game_free(g);
+		return NULL;
+	}
+	if ((g->number = take_number(server_games(srv), g)) < 0) {
+		snprintf(err, errlen, "There are too many games in progress.");
+		game_free(g);
+		return NULL;
+	}
+	snprintf(row.status, sizeof row.status, "active");
+	row.reason[0] = row.termination[0] = '\0';
+	snprintf(row.result, sizeof row.result, "*");
+	db_game_update(server_db(srv), &row);
+	session_set_game(white, g);
+	session_set_game(black, g);
+	offers_drop_session(server_offers(srv), white);
+	offers_drop_session(server_offers(srv), black);
+	g->turn_started_ms = server_now_ms(srv);
+	announce_start(g, true);
+	arm_timer(g);
+	log_info("game %d (#%lld) resumed: %s vs %s", g->number, (long long)id, g->names[WHITE],
+	    g->names[BLACK]);
+	return g;
+}
+
+struct orphans {
+	struct server *srv;
+	int count;
+};
+
+static void adjourn_orphan(void *arg, const struct db_game *row)
+{
+	struct orphans *o = arg;
+	struct db_game g = *row;
+
+	snprintf(g.status, sizeof g.status, "adjourned");
+	snprintf(g.reason, sizeof g.reason, "Game adjourned when the server stopped");
+	db_game_update(server_db(o->srv), &g);
+	o->count++;
+}
+
+int games_adjourn_orphans(struct server *srv)
+{
+	struct orphans o = { srv, 0 };
+
+	if (db_games_with_status(server_db(srv), "active", adjourn_orphan, &o) < 0 ||
+	    db_commit(server_db(srv)) < 0)
+		return -1;
+	if (o.count)
+		log_info("%d games in progress at the last stop are now adjourned", o.count);
+	return o.count;
+}
+
+/* --- clocks --- */
+
+static void arm_timer(struct game *g)
+{
+	int64_t now = server_now_ms(g->srv), at;
+
+	event_del(g->timer);
+	if (g->over)
+		return;
+	if (g->paused) {
+		if (!g->grace_until_ms || g->grace_over)
+			return;
+		at = g->grace_until_ms;
+	} else {
+		if (clock_untimed(&g->tc))
+			return;
+		int64_t deadline = clock_side_deadline_ms(&g->tc, &g->clocks[to_move(g)]);
+		if (deadline == CLOCK_NO_DEADLINE)
+			return;
+		at = g->turn_started_ms + deadline;
+	}
+	int64_t delay = at - now;
+	if (delay < 0)
+		delay = 0;
+	struct timeval tv = { .tv_sec = delay / 1000, .tv_usec = (delay % 1000) * 1000 };
+	event_add(g->timer, &tv);
+}
+
+/* The side to move ran out of time: a loss, or a draw by 6.9. */
+static void flag_fell(struct game *g)
+{
+	enum color loser = to_move(g);
+	enum result r = position_flag_result(g->pos, loser);
+	char reason[96];
+
+	/* The clock shows what was left: nothing. */
+	g->paused_elapsed_ms = elapsed_ms(g);
+	if (r == RESULT_DRAW)
+		snprintf(reason, sizeof reason, "%s ran out of time and %s has no material to mate",
+		    g->names[loser], g->names[color_other(loser)]);
+	else
+		snprintf(reason, sizeof reason, "%s forfeits on time", g->names[loser]);
+	g->clocks[loser].remaining_ms = 0;
+	end_game(g, r, reason, "time forfeit", "finished");
+}
+
+static bool flagged_now(const struct game *g)
+{
+	return !clock_untimed(&g->tc) && !g->paused && !g->over &&
+	    clock_side_flagged(&g->tc, &g->clocks[to_move(g)], elapsed_ms(g));
+}
+
+static void game_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct game *g = arg;
+
+	(void)fd;
+	(void)what;
+	if (g->over)
+		return;
+	if (g->paused && g->grace_until_ms && server_now_ms(g->srv) >= g->grace_until_ms) {
+		g->grace_over = true;
+		for (int c = WHITE; c <= BLACK; c++)
+			if (g->players[c])
+				session_notify(g->players[c], "%s has not come back.  You may claim the win "
+				    "with \"flag\", adjourn the game with \"adjourn\", or abort it with "
+				    "\"abort\".", g->names[color_other((enum color)c)]);
+		return;
+	}
+	if (flagged_now(g)) {
+		flag_fell(g);
+		return;
+	}
+	arm_timer(g);	/* woke a little early */
+}
+
+/* --- ending --- */
+
+/* Updates both ratings; each player's line about it goes into lines[colour]. */
+static void apply_ratings(struct game *g, enum result r, char lines[COLOR_NB][128])
+{
+	struct rating wb, wa, bb, ba;
+	double score = r == RESULT_WHITE_WINS ? 1.0 : r == RESULT_BLACK_WINS ? 0.0 : 0.5;
+	const char *cat = clock_category_name(g->category);
+
+	if (rating_apply(server_db(g->srv), g->category, g->user_ids[WHITE], g->user_ids[BLACK], score,
+	    &wb, &wa, &bb, &ba) < 0) {
+		log_error("game %d: rating update failed", g->number);
+		return;
+	}
+	struct rating *before[2] = { &wb, &bb }, *after[2] = { &wa, &ba };
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (!g->players[c])
+			continue;
+		char was[8], now[8];
+		rating_text(before[c], g->user_ids[c], was, sizeof was);
+		rating_text(after[c], g->user_ids[c], now, sizeof now);
+		snprintf(lines[c], 128, "Your %s rating: %s -> %s", cat, was, now);
+	}
+}
+
+/*
+ * Ends the game: the end line to everyone, the record saved, ratings
+ * applied, players and observers released.  The game is freed at the end
+ * of the pass, so callers may still read it.
+ */
+static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
+    const char *status)
+{
+	char line[FICS_LINE_MAX];
+	struct db_game row;
+
+	if (g->over)
+		return;
+	g->paused_elapsed_ms = elapsed_ms(g);
+	g->over = true;
+	event_del(g->timer);
+	const char *result = !strcmp(status, "finished") ? result_text(r) : "*";
+	fics_end_line(g, reason, result, line, sizeof line);
+
+	if (db_game_load(server_db(g->srv), g->id, &row) > 0) {
+		snprintf(row.status, sizeof row.status, "%s", status);
+		snprintf(row.result, sizeof row.result, "%s", result);
+		snprintf(row.reason, sizeof row.reason, "%s", reason);
+		snprintf(row.termination, sizeof row.termination, "%s", termination);
+		row.ended = (int64_t)time(NULL);
+		clock_save(&g->clocks[WHITE], row.white_clock, sizeof row.white_clock);
+		clock_save(&g->clocks[BLACK], row.black_clock, sizeof row.black_clock);
+		db_game_update(server_db(g->srv), &row);
+	}
+	/* Each player gets the end line and what it did to their rating together. */
+	char rating_lines[COLOR_NB][128] = { "", "" };
+	if (g->rated && !strcmp(status, "finished") && r != RESULT_NONE)
+		apply_ratings(g, r, rating_lines);
+	else if (!strcmp(status, "finished"))
+		for (int c = WHITE; c <= BLACK; c++)
+			snprintf(rating_lines[c], sizeof rating_lines[c], "No ratings adjustment done.");
+	for (int c = WHITE; c <= BLACK; c++)
+		if (g->players[c])
+			session_notify(g->players[c], "%s%s%s", line, rating_lines[c][0] ? "\n" : "",
+			    rating_lines[c]);
+	for (int i = 0; i < g->observer_count; i++)
+		session_notify(g->observers[i], "%s", line);
+
+	for (int c = WHITE; c <= BLACK; c++)
+		if (g->players[c])
+			session_set_game(g->players[c], NULL);
+	for (int i = 0; i < g->observer_count; i++)
+		session_unobserved(g->observers[i], g);
+	g->observer_count = 0;
+	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
+	retire(g);
+}
+
+/* The FICS end text for an ending decided on the board. */
+static void board_ending(struct game *g)
+{
+	enum termination t = position_termination(g->pos);
+	enum color side = to_move(g);
+	char reason[96];
+
+	switch (t) {
+	case TERM_CHECKMATE:
+		snprintf(reason, sizeof reason, "%s checkmated", g->names[side]);
+		end_game(g, position_result(g->pos), reason, "normal", "finished");
+		return;
+	case TERM_STALEMATE:
+		end_game(g, RESULT_DRAW, "Game drawn by stalemate", "normal", "finished");
+		return;
+	case TERM_DEAD_POSITION:
+		end_game(g, RESULT_DRAW, board_cannot_mate(position_board(g->pos), WHITE) &&
+		    board_cannot_mate(position_board(g->pos), BLACK) ?
+		    "Neither player has mating material" :
+		    "Game drawn because neither player can checkmate", "normal", "finished");
+		return;
+	case TERM_FIVEFOLD:
+		end_game(g, RESULT_DRAW, "Game drawn by fivefold repetition", "normal", "finished");
+		return;
+	case TERM_SEVENTY_FIVE_MOVES:
+		end_game(g, RESULT_DRAW, "Game drawn by the 75 move rule", "normal", "finished");
+		return;
+	case TERM_NONE:
+		return;
+	}
+}
+
+/* --- the move path --- */
+
+/* The colour s plays in g; -1 (after saying so) when s is not playing it. */
+static int player_color(struct game *g, struct session *s)
+{
+	int c = g->over ? -1 : game_color_of(g, s);
+
+	if (c < 0)
+		session_printf(s, "You are not playing a game.\n");
+	return c;
+}
+
+void game_move(struct game *g, struct session *s, const char *text)
+{
+	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX], wclk[48], bclk[48];
+	move m;
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	if (g->paused) {
+		session_printf(s, "The game is paused until %s returns.\n",
+		    g->names[color_other(c)]);
+		return;
+	}
+	if (c != to_move(g)) {
+		session_printf(s, "It is not your move.\n");
+		return;
+	}
+	int64_t now = server_now_ms(g->srv), used = now - g->turn_started_ms;
+	if (flagged_now(g)) {
+		flag_fell(g);
+		return;
+	}
+	/* Parse in the player's letters; play and record in English for clients. */
+	static const enum piece_type promote_types[] = { QUEEN, ROOK, BISHOP, KNIGHT };
+	enum piece_type promote = promote_types[session_var(s, VAR_PROMOTE) & 3];
+	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
+	const struct board *before = position_board(g->pos);
+	int ply = position_ply_count(g->pos);
+	if (ensure_plies(g, ply + 1) < 0) {
+		session_printf(s, "Server out of memory; move not made.\n");
+		return;
+	}
+	enum san_status st = san_parse(before, text, lang, promote, &m);
+	if (st != SAN_OK && lang != SAN_ENGLISH)
+		st = san_parse(before, text, SAN_ENGLISH, promote, &m);
+	if (st != SAN_OK) {
+		session_printf(s, st == SAN_AMBIGUOUS ? "Ambiguous move (%s).\n" : "Illegal move (%s).\n",
+		    text);
+		return;
+	}
+	move_format_verbose(before, m, verbose);
+	int dpp = piece_type_of(before->squares[move_from(m)]) == PAWN &&
+	    (move_from(m) ^ move_to(m)) == 16 ? square_file(move_from(m)) : -1;
+	move_format_uci(m, uci);
+	position_play(g->pos, m, SAN_ENGLISH, san);
+
+	if (!clock_untimed(&g->tc))
+		clock_side_move(&g->tc, &g->clocks[c], used);
+	struct game_ply *p = &g->plies[ply];
+	snprintf(p->san, sizeof p->san, "%s", san);
+	snprintf(p->uci, sizeof p->uci, "%s", uci);
+	p->time_ms = used;
+	p->clock_ms = g->clocks[c].remaining_ms;
+	snprintf(g->last_verbose, sizeof g->last_verbose, "%s", verbose);
+	g->last_dpp = dpp;
+	g->turn_started_ms = now;
+	/* Moving answers the opponent's offers with a no. */
+	g->offers[color_other(c)] = 0;
+
+	clock_save(&g->clocks[WHITE], wclk, sizeof wclk);
+	clock_save(&g->clocks[BLACK], bclk, sizeof bclk);
+	struct db_move row = { .ply = ply + 1, .time_ms = p->time_ms, .clock_ms = p->clock_ms };
+	snprintf(row.uci, sizeof row.uci, "%s", uci);
+	snprintf(row.san, sizeof row.san, "%s", san);
+	if (db_game_move(server_db(g->srv), g->id, &row, wclk, bclk) < 0)
+		log_error("game %d: could not save move %d", g->number, ply + 1);
+
+	broadcast_board(g);
+	if (position_termination(g->pos) != TERM_NONE) {
+		board_ending(g);
+		return;
+	}
+	arm_timer(g);
+}
+
+void game_resign(struct game *g, struct session *s)
+{
+	char reason[64];
+
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	snprintf(reason, sizeof reason, "%s resigns", g->names[c]);
+	end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "normal", "finished");
+}
+
+static const char *offer_name(enum game_offer kind)
+{
+	switch (kind) {
+	case OFFER_DRAW: return "draw";
+	case OFFER_ABORT: return "abort";
+	case OFFER_ADJOURN: return "adjourn";
+	case OFFER_TAKEBACK: return "takeback";
+	}
+	return "offer";
+}
+
+/* Records an offer and tells the opponent; true if it was new. */
+static void make_offer(struct game *g, struct session *s, enum game_offer kind, const char *text)
+{
+	enum color c = (enum color)game_color_of(g, s);
+	struct session *opp = g->players[color_other(c)];
+
+	g->offers[c] |= (unsigned)kind;
+	session_printf(s, "%s sent.\n", kind == OFFER_DRAW ? "Draw request" :
+	    kind == OFFER_ABORT ? "Abort request" : kind == OFFER_ADJOURN ? "Adjourn request" :
+	    "Takeback request");
+	if (opp)
+		session_notify(opp, "%s", text);
+}
+
+void game_draw(struct game *g, struct session *s, const char *move_text)
+{
+	char text[128];
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	/* A claim with an intended move (9.2.1, 9.3.1): the move is played and the draw stands. */
+	if (move_text && *move_text) {
+		move m;
+		if (c != to_move(g) || san_parse(position_board(g->pos), move_text, SAN_ENGLISH,
+		    QUEEN, &m) != SAN_OK) {
+			session_printf(s, "Illegal move (%s).\n", move_text);
+			return;
+		}
+		unsigned claims = position_claimable_after(g->pos, m);
+		if (!claims) {
+			session_printf(s, "After %s you could not claim a draw.\n", move_text);
+			return;
+		}
+		game_move(g, s, move_text);
+		if (!g->over)
+			end_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ? "Game drawn by repetition" :
+			    "Game drawn by the 50 move rule", "normal", "finished");
+		return;
+	}
+	unsigned claims = c == to_move(g) ? position_claimable(g->pos) : 0;
+	if (claims & CLAIM_THREEFOLD) {
+		end_game(g, RESULT_DRAW, "Game drawn by repetition", "normal", "finished");
+		return;
+	}
+	if (claims & CLAIM_FIFTY_MOVES) {
+		end_game(g, RESULT_DRAW, "Game drawn by the 50 move rule", "normal", "finished");
+		return;
+	}
+	if (g->offers[color_other(c)] & OFFER_DRAW) {
+		end_game(g, RESULT_DRAW, "Game drawn by mutual agreement", "normal", "finished");
+		return;
+	}
+	snprintf(text, sizeof text, "%s offers you a draw.", g->names[c]);
+	make_offer(g, s, OFFER_DRAW, text);
+}
+
+void game_abort(struct game *g, struct session *s)
+{
+	char text[128];
+
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	/* Before a player has moved, either player may abort alone. */
+	int plies = position_ply_count(g->pos);
+	bool first_move = plies < 2;
+	if (first_move || (g->paused && g->grace_over) || (g->offers[color_other(c)] & OFFER_ABORT)) {
+		end_game(g, RESULT_NONE, first_move && !(g->offers[color_other(c)] & OFFER_ABORT) ?
+		    "Game aborted on move 1" : "Game aborted by mutual agreement", "abandoned", "aborted");
+		return;
+	}
+	snprintf(text, sizeof text, "%s would like to abort the game; type \"abort\" to accept.",
+	    g->names[c]);
+	make_offer(g, s, OFFER_ABORT, text);
+}
+
+/* Saves the game for `resume` later. */
+static void adjourn_now(struct game *g, const char *reason)
+{
+	end_game(g, RESULT_NONE, reason, "unterminated", "adjourned");
+}
+
+void game_adjourn(struct game *g, struct session *s)
+{
+	char text[128];
+
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	if (g->paused && g->grace_over) {
+		adjourn_now(g, "Game adjourned by disconnection");
+		return;
+	}
+	if (g->offers[color_other(c)] & OFFER_ADJOURN) {
+		adjourn_now(g, "Game adjourned by mutual agreement");
+		return;
+	}
+	snprintf(text, sizeof text, "%s would like to adjourn the game; type \"adjourn\" to accept.",
+	    g->names[c]);
+	make_offer(g, s, OFFER_ADJOURN, text);
+}
+
+/* Takes back n plies: the position, the record and the clocks' move counts. */
+static void take_back(struct game *g, int n)
+{
+	int plies = position_ply_count(g->pos);
+
+	if (n > plies)
+		n = plies;
+	position_undo(g->pos, n);
+	plies -= n;
+	db_game_truncate(server_db(g->srv), g->id, plies);
+	/* The last move's verbose form and double-push file, from the board before it. */
+	g->last_dpp = -1;
+	strcpy(g->last_verbose, "none");
+	if (plies > 0) {
+		struct position *copy = position_copy(g->pos);
+		if (copy && position_undo(copy, 1) == 0) {
+			move last = position_move_at(g->pos, plies - 1);
+			const struct board *b = position_board(copy);
+			move_format_verbose(b, last, g->last_verbose);
+			if (piece_type_of(b->squares[move_from(last)]) == PAWN &&
+			    (move_from(last) ^ move_to(last)) == 16)
+				g->last_dpp = square_file(move_from(last));
+		}
+		position_free(copy);
+	}
+	g->offers[WHITE] = g->offers[BLACK] = 0;
+	g->turn_started_ms = server_now_ms(g->srv);
+	broadcast_board(g);
+	arm_timer(g);
+}
+
+void game_takeback(struct game *g, struct session *s, int plies)
+{
+	char text[160];
+
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	int have = position_ply_count(g->pos);
+	if (plies < 1 || plies > have) {
+		session_printf(s, "There are only %d half-moves to take back.\n", have);
+		return;
+	}
+	enum color o = color_other(c);
+	if ((g->offers[o] & OFFER_TAKEBACK) && g->takeback_plies[o] == plies) {
+		take_back(g, plies);
+		return;
+	}
+	g->takeback_plies[c] = plies;
+	snprintf(text, sizeof text, "%s would like to take back %d half move(s); type \"takeback %d\" "
+	    "to accept.", g->names[c], plies, plies);
+	make_offer(g, s, OFFER_TAKEBACK, text);
+}
+
+bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, bool accept)
+{
+	int ci = game_color_of(g, s);
+
+	if (g->over || ci < 0)
+		return false;
+	enum color o = color_other((enum color)ci);
+	if (!(g->offers[o] & (unsigned)kind))
+		return false;
+	if (!accept) {
+		g->offers[o] &= ~(unsigned)kind;
+		session_printf(s, "You decline the %s offer.\n", offer_name(kind));
+		if (g->players[o])
+			session_notify(g->players[o], "%s declines the %s offer.", g->names[ci],
+			    offer_name(kind));
+		return true;
+	}
+	switch (kind) {
+	case OFFER_DRAW:
+		game_draw(g, s, NULL);
+		break;
+	case OFFER_ABORT:
+		game_abort(g, s);
+		break;
+	case OFFER_ADJOURN:
+		game_adjourn(g, s);
+		break;
+	case OFFER_TAKEBACK:
+		game_takeback(g, s, g->takeback_plies[o]);
+		break;
+	}
+	return true;
+}
+
+void game_flag(struct game *g, struct session *s)
+{
+	int ci = player_color(g, s);
+
+	if (ci < 0)
+		return;
+	enum color c = (enum color)ci;
+	if (g->paused && g->grace_over) {
+		char reason[96];
+		enum color away = color_other(c);
+		snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
+		end_game(g, away == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
+		    "finished");
+		return;
+	}
+	if (flagged_now(g) && to_move(g) != c) {
+		flag_fell(g);
+		return;
+	}
+	session_printf(s, "Your opponent is not out of time.\n");
+}
+
+/* --- players coming and going --- */
+
+void game_player_left(struct game *g, struct session *s)
+{
+	int c = game_color_of(g, s);
+
+	if (c < 0 || g->over)
+		return;
+	g->players[c] = NULL;
+	session_set_game(s, NULL);
+	struct session *opp = g->players[color_other((enum color)c)];
+	if (!opp) {
+		/* Both gone: keep it for later if it can be resumed, else drop it. */
+		if (g->user_ids[WHITE] && g->user_ids[BLACK])
+			adjourn_now(g, "Game adjourned when both players disconnected");
+		else
+			end_game(g, RESULT_NONE, "Game aborted when both players disconnected",
+			    "abandoned", "aborted");
+		return;
+	}
+	if (position_ply_count(g->pos) < 2) {
+		end_game(g, RESULT_NONE, "Game aborted on move 1", "abandoned", "aborted");
+		return;
+	}
+	/* Clocks stop while a player is away (both kinds of game), for the grace period. */
+	if (!g->paused) {
+		g->paused_elapsed_ms = elapsed_ms(g);
+		g->paused = true;
+	}
+	g->grace_until_ms = server_now_ms(g->srv) + GAME_RECONNECT_GRACE_MS;
+	g->grace_over = false;
+	session_notify(opp, "Your opponent, %s, has lost contact or quit.  The clocks are stopped; "
+	    "they have %d seconds to return.", g->names[c], GAME_RECONNECT_GRACE_MS / 1000);
+	for (int i = 0; i < g->observer_count; i++)
+		session_notify(g->observers[i], "%s has lost contact; game %d is paused.", g->names[c],
+		    g->number);
+	arm_timer(g);
+}
+
+void game_player_back(struct game *g, struct session *s)
+{
+	int c = -1;
+
+	for (int k = WHITE; k <= BLACK; k++)
+		if (!g->players[k] && !strcasecmp(g->names[k], session_name(s)))
+			c = k;
+	if (c < 0 || g->over)
+		return;
+	g->players[c] = s;
+	session_set_game(s, g);
+	g->paused = false;
+	g->grace_until_ms = 0;
+	g->grace_over = false;
+	g->turn_started_ms = server_now_ms(g->srv) - g->paused_elapsed_ms;
+	struct session *opp = g->players[color_other((enum color)c)];
+	if (opp)
+		session_notify(opp, "%s has returned; the game continues.", g->names[c]);
+	announce_start(g, true);
+	arm_timer(g);
+}
+
+/* --- observers --- */
+
+int game_observe(struct game *g, struct session *s)
+{
+	for (int i = 0; i < g->observer_count; i++)
+		if (g->observers[i] == s)
+			return 1;
+	if (g->observer_count >= GAME_OBSERVERS_MAX)
+		return -1;
+	if (g->observer_count == g->observer_cap) {
+		int cap = g->observer_cap ? g->observer_cap * 2 : 8;
+		struct session **o = realloc(g->observers, (size_t)cap * sizeof *o);
+		if (!o)
+			return -1;
+		g->observers = o;
+		g->observer_cap = cap;
+	}
+	g->observers[g->observer_count++] = s;
+	return 0;
+}
+
+void game_unobserve(struct game *g, struct session *s)
+{
+	for (int i = 0; i < g->observer_count; i++) {
+		if (g->observers[i] == s) {
+			g->observers[i] = g->observers[--g->observer_count];
+			return;
+		}
+	}
+}
+
+void game_each_observer(struct game *g, void (*fn)(struct session *s, void *arg), void *arg)
+{
+	for (int i = 0; i < g->observer_count; i++)
+		fn(g->observers[i], arg);
+}
+
+void game_chat(struct game *g, struct session *from, const char *text, bool whisper)
+{
+	char rating[8] = "++++";
+	int c = game_color_of(g, from);
+	int told = 0;
+
+	if (c >= 0)
+		snprintf(rating, sizeof rating, "%s", g->rating_text[c]);
+	else if (session_registered(from))
+		snprintf(rating, sizeof rating, "----");
+	const char *verb = whisper ? "whispers" : "kibitzes";
+	if (!whisper) {
+		for (int k = WHITE; k <= BLACK; k++)
+			if (g->players[k] && g->players[k] != from) {
+				session_notify(g->players[k], "%s(%s)[%d] %s: %s", session_name(from), rating,
+				    g->number, verb, text);
+				told++;
+			}
+	}
+	for (int i = 0; i < g->observer_count; i++) {
+		if (g->observers[i] == from)
+			continue;
+		if (!session_var(g->observers[i], VAR_KIBITZ))
+			continue;
+		session_notify(g->observers[i], "%s(%s)[%d] %s: %s", session_name(from), rating,
+		    g->number, verb, text);
+		told++;
+	}
+	session_printf(from, "(%s to %d player%s)\n", whisper ? "whispered" : "kibitzed", told,
+	    told == 1 ? "" : "s");
+}

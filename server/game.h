@@ -1,0 +1,108 @@
+/*
+ * Live games: two players, a position from the rules core, server-kept
+ * clocks with a libevent timer for the flag, offers, observers.  Every
+ * change is written to the database in the loop pass that makes it, and
+ * what players and observers see is queued behind that pass's COMMIT.
+ */
+#ifndef CHESSD_GAME_H
+#define CHESSD_GAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "position.h"
+
+struct server;
+struct session;
+struct game;
+struct games;
+
+/* Live game numbers run 1..GAMES_MAX, reused, as on FICS. */
+#define GAMES_MAX 20000
+/* Observers of one game, and games one user may observe. */
+#define GAME_OBSERVERS_MAX 100000
+#define GAME_OBSERVE_PER_USER 30
+/* How long a disconnected player has to come back. */
+#define GAME_RECONNECT_GRACE_MS 60000
+
+struct game_params {
+	struct clock_control tc;
+	bool rated;
+	const char *fen;		/* NULL: the standard start */
+};
+
+/* Offers a player can make in a game (a set). */
+enum game_offer {
+	OFFER_DRAW = 1, OFFER_ABORT = 2, OFFER_ADJOURN = 4, OFFER_TAKEBACK = 8,
+};
+
+/* The registry of live games, owned by the server. */
+struct games *games_new(struct server *srv);
+void games_free(struct games *gs);
+struct game *games_find(struct games *gs, int number);
+int games_count(const struct games *gs);
+/* Calls fn for each live game in number order. */
+void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg);
+/* Frees the games that ended this pass (the server's pass hook calls it). */
+void games_reap(struct games *gs);
+/* A live game waiting for a disconnected player of this name, or NULL. */
+struct game *games_find_absent(struct games *gs, const char *name);
+/* At start-up: games left active by a crash become adjourned. */
+int games_adjourn_orphans(struct server *srv);
+
+/* Starts a game; both sessions must be free.  NULL with a reason on failure. */
+struct game *game_start(struct server *srv, struct session *white, struct session *black,
+    const struct game_params *p, char *err, size_t errlen);
+/* Resumes the stored adjourned game id between these two sessions. */
+struct game *game_resume(struct server *srv, int64_t id, struct session *a, struct session *b,
+    char *err, size_t errlen);
+
+/* A player's actions.  Each answers the player itself. */
+void game_move(struct game *g, struct session *s, const char *text);
+void game_resign(struct game *g, struct session *s);
+void game_draw(struct game *g, struct session *s, const char *move_text);
+void game_abort(struct game *g, struct session *s);
+void game_adjourn(struct game *g, struct session *s);
+void game_takeback(struct game *g, struct session *s, int plies);
+void game_flag(struct game *g, struct session *s);
+/* Declines (accept false) or accepts the opponent's pending offers of a kind. */
+bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, bool accept);
+/* The player's session went away; a returning session calls game_player_back. */
+void game_player_left(struct game *g, struct session *s);
+void game_player_back(struct game *g, struct session *s);
+
+int game_observe(struct game *g, struct session *s);
+void game_unobserve(struct game *g, struct session *s);
+int game_observer_count(const struct game *g);
+void game_each_observer(struct game *g, void (*fn)(struct session *s, void *arg), void *arg);
+
+/* Sends the current board (style 12) to one viewer. */
+void game_send_board(struct game *g, struct session *viewer);
+/* "kibitz" / "whisper": to observers (and players, for kibitz). */
+void game_chat(struct game *g, struct session *from, const char *text, bool whisper);
+
+int game_number(const struct game *g);
+int64_t game_id(const struct game *g);
+const char *game_player_name(const struct game *g, enum color c);
+struct session *game_player(const struct game *g, enum color c);
+/* The colour s plays, or -1 when s is not a player. */
+int game_color_of(const struct game *g, const struct session *s);
+const struct position *game_position(const struct game *g);
+const struct clock_control *game_clock(const struct game *g);
+bool game_rated(const struct game *g);
+const char *game_rating_text(const struct game *g, enum color c);
+/* Clock time left now for a side, in ms. */
+int64_t game_clock_ms(const struct game *g, enum color c);
+/* Per-ply thinking time and clock after the ply. */
+int64_t game_move_time_ms(const struct game *g, int ply);
+int64_t game_move_clock_ms(const struct game *g, int ply);
+const char *game_move_san(const struct game *g, int ply);
+int64_t game_started(const struct game *g);
+/* The last move in FICS's verbose form ("none" before any), and the file of
+ * a double pawn push it made (-1 otherwise). */
+const char *game_last_verbose(const struct game *g);
+int game_last_dpp(const struct game *g);
+bool game_over(const struct game *g);
+
+#endif

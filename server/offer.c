@@ -1,0 +1,365 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "db.h"
+#include "offer.h"
+#include "rating.h"
+#include "server.h"
+#include "session.h"
+
+struct offers {
+	struct server *srv;
+	struct seek **seeks;
+	int seek_count, seek_cap;
+	struct challenge **challenges;
+	int challenge_count, challenge_cap;
+	int next_seek_id, next_challenge_id;
+};
+
+struct offers *offers_new(struct server *srv)
+{
+	struct offers *o = calloc(1, sizeof *o);
+
+	if (o) {
+		o->srv = srv;
+		o->next_seek_id = o->next_challenge_id = 1;
+	}
+	return o;
+}
+
+void offers_free(struct offers *o)
+{
+	if (!o)
+		return;
+	for (int i = 0; i < o->seek_count; i++)
+		free(o->seeks[i]);
+	for (int i = 0; i < o->challenge_count; i++)
+		free(o->challenges[i]);
+	free(o->seeks);
+	free(o->challenges);
+	free(o);
+}
+
+/* Grows a pointer array by one slot. */
+static int grow(void ***items, int count, int *cap)
+{
+	if (count < *cap)
+		return 0;
+	int n = *cap ? *cap * 2 : 16;
+	void **p = realloc(*items, (size_t)n * sizeof *p);
+	if (!p)
+		return -1;
+	*items = p;
+	*cap = n;
+	return 0;
+}
+
+static struct rating player_rating(struct server *srv, const struct session *s,
+    const struct clock_control *tc)
+{
+	struct rating r;
+
+	rating_load(server_db(srv), session_user_id(s), clock_category(tc), &r);
+	return r;
+}
+
+static void player_rating_text(struct server *srv, const struct session *s,
+    const struct clock_control *tc, char *buf, size_t len)
+{
+	struct rating r = player_rating(srv, s, tc);
+
+	rating_text(&r, session_user_id(s), buf, len);
+}
+
+/* "5 0" for FICS controls, else the control's own text. */
+static void time_words(const struct clock_control *tc, char *buf, size_t len)
+{
+	const struct clock_period *p = &tc->periods[0];
+
+	if (clock_untimed(tc))
+		snprintf(buf, len, "0 0");
+	else if (tc->period_count == 1 && !p->moves && p->base_ms % 60000 == 0 &&
+	    (tc->bonus == CLOCK_BONUS_NONE || tc->bonus == CLOCK_BONUS_FISCHER) && tc->bonus_ms % 1000 == 0)
+		snprintf(buf, len, "%lld %lld", (long long)(p->base_ms / 60000),
+		    (long long)(tc->bonus == CLOCK_BONUS_FISCHER ? tc->bonus_ms / 1000 : 0));
+	else
+		clock_format(tc, buf, len);
+}
+
+/* --- seeks --- */
+
+static int free_id(int *next, bool (*used)(struct offers *, int), struct offers *o)
+{
+	for (int tries = 0; tries < OFFER_ID_MAX; tries++) {
+		int id = *next;
+		*next = *next % OFFER_ID_MAX + 1;
+		if (!used(o, id))
+			return id;
+	}
+	return -1;
+}
+
+static bool seek_id_used(struct offers *o, int id)
+{
+	return offers_find_seek(o, id) != NULL;
+}
+
+static bool challenge_id_used(struct offers *o, int id)
+{
+	return offers_find_challenge_id(o, id) != NULL;
+}
+
+struct seek *offers_find_seek(struct offers *o, int id)
+{
+	for (int i = 0; i < o->seek_count; i++)
+		if (o->seeks[i]->id == id)
+			return o->seeks[i];
+	return NULL;
+}
+
+void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len)
+{
+	struct server *srv = session_server(sk->owner);
+	struct rating r = player_rating(srv, sk->owner, &sk->tc);
+	char tw[64], rt[8];
+	long long minutes = sk->tc.periods[0].base_ms / 60000, inc = sk->tc.bonus_ms / 1000;
+	const char *type = clock_category_name(clock_category(&sk->tc));
+
+	time_words(&sk->tc, tw, sizeof tw);
+	rating_text(&r, session_user_id(sk->owner), rt, sizeof rt);
+	if (machine) {
+		int shown = session_user_id(sk->owner) && rating_games(&r) ? glicko2_display(&r.value) : 0;
+		char status = !session_user_id(sk->owner) || !rating_games(&r) ? ' ' :
+		    glicko2_provisional(&r.value) ? 'P' : ' ';
+		snprintf(buf, len, "<s> %d w=%s ti=%02x rt=%d%c t=%lld i=%lld r=%c tp=%s c=%c rr=%d-%d a=%c f=%c",
+		    sk->id, session_name(sk->owner), session_registered(sk->owner) ? 0 : 1, shown, status,
+		    minutes, inc, sk->rated ? 'r' : 'u', type,
+		    sk->color < 0 ? '?' : sk->color == 0 ? 'W' : 'B', sk->min_rating, sk->max_rating,
+		    sk->manual ? 'f' : 't', sk->formula ? 't' : 'f');
+	} else {
+		snprintf(buf, len, "%3d %4s %-17s %s %s %s%s %d-%d%s", sk->id, rt, session_name(sk->owner),
+		    tw, sk->rated ? "rated" : "unrated", type,
+		    sk->color < 0 ? "" : sk->color == 0 ? " [white]" : " [black]",
+		    sk->min_rating, sk->max_rating, sk->manual ? " m" : "");
+	}
+}
+
+struct announce {
+	const struct seek *sk;
+	char machine[256], human[256];
+	int seen;
+};
+
+static void announce_seek(struct session *s, void *arg)
+{
+	struct announce *a = arg;
+
+	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
+		return;
+	if (session_var(s, IVAR_SEEKINFO)) {
+		session_notify(s, "%s", a->machine);
+	} else if (session_var(s, VAR_SEEK)) {
+		session_notify(s, "%s", a->human);
+	} else {
+		return;
+	}
+	if (s != a->sk->owner)
+		a->seen++;
+}
+
+struct seek *offers_seek(struct offers *o, const struct seek *proto, char *why, size_t len)
+{
+	int mine = 0;
+
+	for (int i = 0; i < o->seek_count; i++)
+		if (o->seeks[i]->owner == proto->owner)
+			mine++;
+	if (mine >= OFFER_SEEKS_PER_USER) {
+		snprintf(why, len, "You can only have %d active seeks.", OFFER_SEEKS_PER_USER);
+		return NULL;
+	}
+	struct seek *sk = malloc(sizeof *sk);
+	if (!sk || grow((void ***)&o->seeks, o->seek_count, &o->seek_cap) < 0) {
+		free(sk);
+		snprintf(why, len, "Out of memory.");
+		return NULL;
+	}
+	*sk = *proto;
+	sk->id = free_id(&o->next_seek_id, seek_id_used, o);
+	o->seeks[o->seek_count++] = sk;
+
+	struct announce a = { .sk = sk };
+	char tw[64], rt[8];
+	time_words(&sk->tc, tw, sizeof tw);
+	player_rating_text(o->srv, sk->owner, &sk->tc, rt, sizeof rt);
+	offers_seek_line(sk, true, a.machine, sizeof a.machine);
+	snprintf(a.human, sizeof a.human, "%s (%s) seeking %s %s %s%s (\"play %d\" to respond)",
+	    session_name(sk->owner), rt, tw, sk->rated ? "rated" : "unrated",
+	    clock_category_name(clock_category(&sk->tc)), sk->manual ? " m" : "", sk->id);
+	server_each_session(o->srv, announce_seek, &a);
+	session_printf(sk->owner, "Your seek has been posted with index %d.\n(%d player(s) saw the seek.)\n",
+	    sk->id, a.seen);
+	return sk;
+}
+
+struct removal {
+	char line[1024];
+};
+
+static void tell_removed(struct session *s, void *arg)
+{
+	if (session_var(s, IVAR_SEEKINFO))
+		session_notify(s, "%s", ((struct removal *)arg)->line);
+}
+
+void offers_unseek(struct offers *o, struct session *owner, int id)
+{
+	struct removal r;
+	size_t n = (size_t)snprintf(r.line, sizeof r.line, "<sr>");
+	int removed = 0;
+
+	for (int i = 0; i < o->seek_count;) {
+		struct seek *sk = o->seeks[i];
+		if ((id && sk->id != id) || (owner && sk->owner != owner)) {
+			i++;
+			continue;
+		}
+		if (n + 8 < sizeof r.line)
+			n += (size_t)snprintf(r.line + n, sizeof r.line - n, " %d", sk->id);
+		o->seeks[i] = o->seeks[--o->seek_count];
+		free(sk);
+		removed++;
+	}
+	if (removed)
+		server_each_session(o->srv, tell_removed, &r);
+}
+
+void offers_each_seek(struct offers *o, void (*fn)(const struct seek *s, void *arg), void *arg)
+{
+	for (int i = 0; i < o->seek_count; i++)
+		fn(o->seeks[i], arg);
+}
+
+void offers_send_all_seeks(struct offers *o, struct session *to)
+{
+	char line[256];
+
+	session_printf(to, "<sc>\n");
+	for (int i = 0; i < o->seek_count; i++) {
+		if (o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK))
+			continue;
+		offers_seek_line(o->seeks[i], true, line, sizeof line);
+		session_printf(to, "%s\n", line);
+	}
+}
+
+/* --- challenges --- */
+
+struct challenge *offers_find_challenge(struct offers *o, struct session *from, struct session *to)
+{
+	for (int i = 0; i < o->challenge_count; i++) {
+		struct challenge *c = o->challenges[i];
+		if (from && c->from == from && c->to == to)
+			return c;
+		if (!from && ((c->from == to) || (c->to == to)))
+			return c;
+	}
+	return NULL;
+}
+
+struct challenge *offers_find_challenge_id(struct offers *o, int id)
+{
+	for (int i = 0; i < o->challenge_count; i++)
+		if (o->challenges[i]->id == id)
+			return o->challenges[i];
+	return NULL;
+}
+
+void offers_challenge_text(const struct challenge *c, char *buf, size_t len)
+{
+	struct server *srv = session_server(c->from);
+	char fr[8], tr[8], tw[64];
+
+	player_rating_text(srv, c->from, &c->tc, fr, sizeof fr);
+	player_rating_text(srv, c->to, &c->tc, tr, sizeof tr);
+	time_words(&c->tc, tw, sizeof tw);
+	snprintf(buf, len, "%s (%s)%s %s (%s) %s %s %s", session_name(c->from), fr,
+	    c->color < 0 ? "" : c->color == 0 ? " [white]" : " [black]", session_name(c->to), tr,
+	    c->rated ? "rated" : "unrated", clock_category_name(clock_category(&c->tc)), tw);
+}
+
+struct challenge *offers_challenge(struct offers *o, const struct challenge *proto, char *why,
+    size_t len)
+{
+	char text[256];
+
+	/* A new offer between the same two replaces the old one, either way round. */
+	struct challenge *old = offers_find_challenge(o, proto->from, proto->to);
+	if (!old)
+		old = offers_find_challenge(o, proto->to, proto->from);
+	if (old)
+		offers_remove_challenge(o, old);
+	struct challenge *c = malloc(sizeof *c);
+	if (!c || grow((void ***)&o->challenges, o->challenge_count, &o->challenge_cap) < 0) {
+		free(c);
+		snprintf(why, len, "Out of memory.");
+		return NULL;
+	}
+	*c = *proto;
+	c->id = free_id(&o->next_challenge_id, challenge_id_used, o);
+	o->challenges[o->challenge_count++] = c;
+
+	offers_challenge_text(c, text, sizeof text);
+	session_printf(c->from, "Issuing: %s.\n", text);
+	if (session_var(c->from, IVAR_PENDINFO))
+		session_printf(c->from, "<pt> %d w=%s t=match p=%s\n", c->id, session_name(c->to), text);
+	if (c->resume_id)
+		session_notify(c->to, "%s would like to resume your adjourned game.\n"
+		    "You can \"accept\" or \"decline\".", session_name(c->from));
+	else
+		session_notify(c->to, "Challenge: %s.\n"
+		    "You can \"accept\" or \"decline\", or propose different parameters.", text);
+	if (session_var(c->to, IVAR_PENDINFO))
+		session_notify(c->to, "<pf> %d w=%s t=match p=%s", c->id, session_name(c->from), text);
+	return c;
+}
+
+void offers_remove_challenge(struct offers *o, struct challenge *c)
+{
+	for (int i = 0; i < o->challenge_count; i++) {
+		if (o->challenges[i] != c)
+			continue;
+		if (session_var(c->from, IVAR_PENDINFO))
+			session_notify(c->from, "<pr> %d", c->id);
+		if (session_var(c->to, IVAR_PENDINFO))
+			session_notify(c->to, "<pr> %d", c->id);
+		o->challenges[i] = o->challenges[--o->challenge_count];
+		free(c);
+		return;
+	}
+}
+
+void offers_each_challenge(struct offers *o, void (*fn)(struct challenge *c, void *arg), void *arg)
+{
+	for (int i = 0; i < o->challenge_count; i++)
+		fn(o->challenges[i], arg);
+}
+
+void offers_drop_session(struct offers *o, struct session *s)
+{
+	offers_unseek(o, s, 0);
+	for (int i = 0; i < o->challenge_count;) {
+		struct challenge *c = o->challenges[i];
+		if (c->from != s && c->to != s) {
+			i++;
+			continue;
+		}
+		struct session *other = c->from == s ? c->to : c->from;
+		if (!session_online(s) && session_online(other))
+			session_notify(other, "%s, who was %s you, has left; the offer is withdrawn.",
+			    session_name(s), c->from == s ? "challenging" : "challenged by");
+		offers_remove_challenge(o, c);
+	}
+}
