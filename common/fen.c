@@ -28,6 +28,16 @@ static void square_name(int sq, char out[3])
 	out[2] = '\0';
 }
 
+/* A byte as it may appear in a one-line message: itself if printable, else \xNN. */
+static const char *shown(char c, char buf[8])
+{
+	if (c >= 0x20 && c < 0x7f)
+		snprintf(buf, 8, "%c", c);
+	else
+		snprintf(buf, 8, "\\x%02x", (unsigned char)c);
+	return buf;
+}
+
 static const char *color_name(enum color c)
 {
 	return c == WHITE ? "white" : "black";
@@ -69,8 +79,10 @@ static int parse_placement(struct board *b, const char *s, size_t len, char *err
 			file += c - '0';
 		} else {
 			const char *p = c ? strchr(piece_letters, c) : NULL;
+			char shown_buf[8];
 			if (!p || c == ' ')
-				return fail(err, errlen, "invalid character '%c' in rank %d", c, rank + 1);
+				return fail(err, errlen, "invalid character '%s' in rank %d", shown(c, shown_buf),
+				    rank + 1);
 			/* Keep counting past 8 so the error can say how many there were. */
 			if (file < 8)
 				board_put(b, (enum piece)(p - piece_letters), square_make(file, rank));
@@ -129,8 +141,9 @@ static int parse_castling(const struct board *b, const char *s, size_t len, unsi
 		int r;
 		for (r = 0; r < 4 && rights[r].letter != s[i]; r++)
 			;
+		char shown_buf[8];
 		if (r == 4)
-			return fail(err, errlen, "invalid castling letter '%c'", s[i]);
+			return fail(err, errlen, "invalid castling letter '%s'", shown(s[i], shown_buf));
 		if (set & rights[r].right)
 			return fail(err, errlen, "castling right %c given twice", s[i]);
 		enum color c = r < 2 ? WHITE : BLACK;
@@ -158,8 +171,12 @@ static int parse_ep(const struct board *b, enum color side, const char *s, size_
 	*out = SQ_NONE;
 	if (len == 1 && s[0] == '-')
 		return 0;
-	if (len != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
-		return fail(err, errlen, "invalid en passant square '%.*s'", (int)(len > 8 ? 8 : len), s);
+	if (len != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8') {
+		char text[40] = "", shown_buf[8];
+		for (size_t i = 0; i < len && i < 8; i++)
+			strcat(text, shown(s[i], shown_buf));
+		return fail(err, errlen, "invalid en passant square '%s'", text);
+	}
 	int sq = square_make(s[0] - 'a', s[1] - '1');
 	int rank = side == WHITE ? 5 : 2;
 	int pawn_sq = side == WHITE ? sq - 8 : sq + 8;

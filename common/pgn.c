@@ -50,6 +50,17 @@ struct pgn_game {
 	enum result result;
 };
 
+/* strdup, which strict C11 lacks. */
+static char *string_copy(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *copy = malloc(n);
+
+	if (copy)
+		memcpy(copy, s, n);
+	return copy;
+}
+
 static bool is_letter(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 
@@ -112,7 +123,7 @@ static int tag_store(struct pgn_game *g, const char *name, const char *value)
 
 	if (r == ROSTER_RESULT)
 		return result_parse(value, strlen(value), &g->result);
-	if (!(copy = strdup(value)))
+	if (!(copy = string_copy(value)))
 		return -1;
 	if (r >= 0) {
 		free(g->roster[r]);
@@ -129,7 +140,7 @@ static int tag_store(struct pgn_game *g, const char *name, const char *value)
 	int others = 0;
 	for (int i = 0; i < g->ntags; i++)
 		others += !is_setup_tag(g->tags[i].name);
-	char *name_copy = strdup(name);
+	char *name_copy = string_copy(name);
 	struct pgn_tag *tags;
 	if (!name_copy || (!is_setup_tag(name) && others >= PGN_TAGS_MAX) ||
 	    !(tags = realloc(g->tags, (size_t)(g->ntags + 1) * sizeof *tags))) {
@@ -577,7 +588,7 @@ static void parser_stage(struct parser *ps, const char *name, const char *value,
 {
 	for (int i = 0; i < ps->nstaged; i++) {
 		if (!strcmp(ps->staged[i].name, name)) {
-			char *copy = strdup(value);
+			char *copy = string_copy(value);
 			if (!copy) {
 				parser_fail(ps, line, "out of memory");
 				return;
@@ -595,8 +606,8 @@ static void parser_stage(struct parser *ps, const char *name, const char *value,
 		return;
 	}
 	struct pgn_tag *t = &ps->staged[ps->nstaged];
-	t->name = strdup(name);
-	t->value = strdup(value);
+	t->name = string_copy(name);
+	t->value = string_copy(value);
 	if (!t->name || !t->value) {
 		free(t->name);
 		free(t->value);
