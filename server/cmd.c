@@ -172,6 +172,11 @@ void cmd_execute(struct session *s, char *line)
 	line = skip_blanks(line);
 	if (!*line)
 		return;
+	if (strlen(line) > LIMIT_LINE_BYTES) {
+		session_block_begin(s, BLOCK_LENGTH);
+		session_printf(s, "Command too long.\n");
+		return;
+	}
 
 	/* One-character commands that need no space: "!hi", ".hi". */
 	if (!literal && (line[0] == '!' || line[0] == '.') && line[1] != ' ' && line[1]) {
@@ -182,6 +187,7 @@ void cmd_execute(struct session *s, char *line)
 
 	size_t wlen = strcspn(line, " ");
 	if (wlen >= sizeof word) {
+		session_block_begin(s, BLOCK_BAD_COMMAND);
 		session_printf(s, "%.*s: Command not found.\n", 40, line);
 		return;
 	}
@@ -218,6 +224,7 @@ void cmd_execute(struct session *s, char *line)
 	if (e && !allowed(s, e))
 		e = NULL, matches = 0;
 	if (!e) {
+		session_block_begin(s, matches > 1 ? BLOCK_AMBIGUOUS : BLOCK_BAD_COMMAND);
 		if (matches > 1) {
 			session_printf(s, "Ambiguous command \"%s\". Matches:", word);
 			for (size_t i = 0; i < TABLE_SIZE; i++)
@@ -231,13 +238,16 @@ void cmd_execute(struct session *s, char *line)
 		return;
 	}
 	if ((e->flags & CMD_REGISTERED) && !session_registered(s)) {
+		session_block_begin(s, BLOCK_RIGHTS);
 		session_printf(s, "Only registered players can use the %s command.\n", e->name);
 		return;
 	}
 	struct cmd_args a;
 	if (!parse_args(e, rest, &a)) {
+		session_block_begin(s, BLOCK_BAD_PARAMS);
 		session_printf(s, "Usage: %s\n", e->usage);
 		return;
 	}
+	session_block_begin(s, e->code);
 	e->exec(s, &a);
 }

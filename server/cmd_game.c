@@ -30,6 +30,7 @@ bool cmd_try_move(struct session *s, const char *line)
 
 	if (!san_looks_like_move(line, lang) && !san_looks_like_move(line, SAN_ENGLISH))
 		return false;
+	session_block_begin(s, session_game(s) ? BLOCK_MOVE : BLOCK_NOT_PLAYING);
 	struct game *g = playing(s);
 	if (g)
 		game_move(g, s, line);

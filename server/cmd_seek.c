@@ -23,14 +23,18 @@ struct terms {
 	int min_rating, max_rating;
 };
 
+/* Minutes or seconds: digits, with a decimal point allowed (0.5 minutes). */
 static bool is_number(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
+	bool digits = false;
+
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits = true;
+		else if (*s != '.')
 			return false;
-	return true;
+	}
+	return digits;
 }
 
 /*

@@ -21,6 +21,7 @@ struct limits {
 	int login_delay_max_ms;
 	int login_tries_per_conn;
 	int accept_pause_ms;
+	int reconnect_grace_ms;
 };
 
 struct config {

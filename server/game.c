@@ -6,6 +6,7 @@
 
 #include <event2/event.h>
 
+#include "config.h"
 #include "conn.h"
 #include "db.h"
 #include "fen.h"
@@ -1127,10 +1128,11 @@ void game_player_left(struct game *g, struct session *s)
 		g->paused_elapsed_ms = elapsed_ms(g);
 		g->paused = true;
 	}
-	g->grace_until_ms = server_now_ms(g->srv) + GAME_RECONNECT_GRACE_MS;
+	int grace_ms = server_config(g->srv)->limits.reconnect_grace_ms;
+	g->grace_until_ms = server_now_ms(g->srv) + grace_ms;
 	g->grace_over = false;
 	session_notify(opp, "Your opponent, %s, has lost contact or quit.  The clocks are stopped; "
-	    "they have %d seconds to return.", g->names[c], GAME_RECONNECT_GRACE_MS / 1000);
+	    "they have %d seconds to return.", g->names[c], (grace_ms + 999) / 1000);
 	for (int i = 0; i < g->observer_count; i++)
 		session_notify(g->observers[i], "%s has lost contact; game %d is paused.", g->names[c],
 		    g->number);

@@ -23,8 +23,6 @@ struct games;
 /* Observers of one game, and games one user may observe. */
 #define GAME_OBSERVERS_MAX 100000
 #define GAME_OBSERVE_PER_USER 30
-/* How long a disconnected player has to come back. */
-#define GAME_RECONNECT_GRACE_MS 60000
 
 struct game_params {
 	struct clock_control tc;

@@ -37,6 +37,8 @@
 #define LIMIT_CHANNELS_PER_USER 64
 /* Longest argument text of seek and match. */
 #define LIMIT_SEEK_TEXT 256
+/* How long a player who drops out of a game has to come back. */
+#define LIMIT_RECONNECT_GRACE_MS 60000
 /* User aliases per session. */
 #define LIMIT_ALIASES 64
 

@@ -16,6 +16,7 @@
 
 #include <event2/event.h>
 #include <event2/listener.h>
+#include <openssl/rand.h>
 
 #include "config.h"
 #include "conn.h"
@@ -67,6 +68,7 @@ struct server {
 	void *sessions;		/* tsearch tree of logged-in sessions by name */
 	int session_count;
 	int64_t started_ms;
+	uint32_t guest_counter;
 	bool stopping, done;
 };
 
@@ -77,6 +79,11 @@ int64_t server_now_ms(struct server *srv)
 	(void)srv;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+uint32_t server_next_guest(struct server *srv)
+{
+	return srv->guest_counter++;
 }
 
 int64_t server_uptime_s(struct server *srv)
@@ -590,6 +597,7 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	srv->cfg = cfg;
 	srv->lock_fd = -1;
 	srv->started_ms = server_now_ms(srv);
+	RAND_bytes((unsigned char *)&srv->guest_counter, sizeof srv->guest_counter);
 	signal(SIGPIPE, SIG_IGN);
 
 	if (mkdir(cfg->data_dir, 0700) < 0 && errno != EEXIST) {

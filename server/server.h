@@ -34,6 +34,8 @@ struct hasher *server_hasher(struct server *srv);
 const struct config *server_config(const struct server *srv);
 /* Milliseconds on a monotonic clock, cached per loop pass. */
 int64_t server_now_ms(struct server *srv);
+/* The next number for a guest name (the sequence starts at a random point). */
+uint32_t server_next_guest(struct server *srv);
 /* Seconds since the server started. */
 int64_t server_uptime_s(struct server *srv);
 

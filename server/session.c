@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
 #include "cmd.h"
 #include "config.h"
@@ -39,6 +38,14 @@ struct alias {
 	char *name, *value;
 };
 
+/* What only the login dialogue needs; freed when the user is in. */
+struct login {
+	int tries;			/* wrong passwords on this connection */
+	char stored_hash[DB_PASSWORD_MAX];
+	char held_password[PASSWORD_MAX_LEN + 1];	/* while a login delay runs */
+};
+
+
 struct session {
 	struct server *srv;
 	struct conn *conn;
@@ -48,10 +55,9 @@ struct session {
 	bool admin;
 	bool registered;
 	bool in_command;		/* output now is a command's reply */
-	bool pending_is_guest;
-	int tries;			/* wrong passwords on this connection */
-	char stored_hash[DB_PASSWORD_MAX];
-	char held_password[PASSWORD_MAX_LEN + 1];	/* while a login delay runs */
+	long block_id;			/* the numbered command running, or -1 */
+	bool block_open;		/* its \x15 header has been written */
+	struct login *login;		/* only until logged in */
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
 	char job_note[SESSION_NAME_MAX + 1];
@@ -66,9 +72,18 @@ struct session {
 	char following[SESSION_NAME_MAX + 1];
 	struct game *game;		/* being played */
 	struct match_terms last_terms;
-	struct game *observed[GAME_OBSERVE_PER_USER];
+	struct game **observed;		/* allocated on the first observe */
 	int observed_count;
 };
+
+static void login_free(struct session *s)
+{
+	if (s->login) {
+		OPENSSL_cleanse(s->login, sizeof *s->login);
+		free(s->login);
+		s->login = NULL;
+	}
+}
 
 struct session *session_new(struct server *srv, struct conn *conn)
 {
@@ -79,6 +94,11 @@ struct session *session_new(struct server *srv, struct conn *conn)
 	s->srv = srv;
 	s->conn = conn;
 	s->state = S_NEW;
+	s->block_id = -1;
+	if (!(s->login = calloc(1, sizeof *s->login))) {
+		free(s);
+		return NULL;
+	}
 	var_values_init(&s->vars);
 	return s;
 }
@@ -94,7 +114,8 @@ void session_free(struct session *s)
 		free(s->aliases[i].value);
 	}
 	free(s->aliases);
-	OPENSSL_cleanse(s->held_password, sizeof s->held_password);
+	free(s->observed);
+	login_free(s);
 	free(s);
 }
 
@@ -244,7 +265,11 @@ int session_observe(struct session *s, struct game *g)
 {
 	if (session_observing(s, g))
 		return 1;
-	if (s->observed_count >= GAME_OBSERVE_PER_USER || game_observe(g, s) < 0)
+	if (s->observed_count >= GAME_OBSERVE_PER_USER)
+		return -1;
+	if (!s->observed && !(s->observed = calloc(GAME_OBSERVE_PER_USER, sizeof *s->observed)))
+		return -1;
+	if (game_observe(g, s) < 0)
 		return -1;
 	s->observed[s->observed_count++] = g;
 	return 0;
@@ -438,16 +463,17 @@ void session_start(struct session *s)
 	login_prompt(s);
 }
 
-/* A free "Guest" + four capitals, as pychess expects (letters only). */
+/*
+ * "Guest" + four capitals, as pychess expects (letters only).  Names come
+ * from a counter scrambled by a bijection on 26^4, so two guests logging in
+ * at once never draw the same name; a name still in use is skipped.
+ */
 static void guest_name(struct session *s, char *out, size_t len)
 {
 	for (int attempt = 0; attempt < 1000; attempt++) {
-		unsigned char r[4];
-		if (RAND_bytes(r, sizeof r) != 1)
-			for (int i = 0; i < 4; i++)
-				r[i] = (unsigned char)rand();
-		snprintf(out, len, "Guest%c%c%c%c", 'A' + r[0] % 26, 'A' + r[1] % 26,
-		    'A' + r[2] % 26, 'A' + r[3] % 26);
+		uint32_t x = (uint32_t)((server_next_guest(s->srv) * 7919u + 12345u) % 456976u);
+		snprintf(out, len, "Guest%c%c%c%c", 'A' + x / 17576 % 26, 'A' + x / 676 % 26,
+		    'A' + x / 26 % 26, 'A' + x % 26);
 		if (!server_find_session(s->srv, out))
 			return;
 	}
@@ -511,6 +537,7 @@ static void login_complete(struct session *s)
 		return;
 	}
 	s->state = S_ONLINE;
+	login_free(s);
 	s->login_ms = s->active_ms = server_now_ms(s->srv);
 	if (s->registered) {
 		struct db *db = server_db(s->srv);
@@ -565,7 +592,7 @@ static void login_name(struct session *s, char *line)
 	}
 	if (found) {
 		snprintf(s->name, sizeof s->name, "%s", user.name);
-		snprintf(s->stored_hash, sizeof s->stored_hash, "%s", user.password);
+		snprintf(s->login->stored_hash, sizeof s->login->stored_hash, "%s", user.password);
 		s->user_id = user.id;
 		s->admin = user.admin;
 		conn_printf(s->conn,
@@ -627,7 +654,7 @@ static void verify_done(struct session *s, int result, const char *hash);
 /* Hands the password to the hasher; input waits until the answer comes. */
 static void login_verify(struct session *s, const char *password)
 {
-	if (session_password_job(s, password, s->stored_hash, NULL, verify_done) < 0) {
+	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
 		conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
 		login_prompt(s);
 		return;
@@ -647,7 +674,7 @@ static void login_password(struct session *s, char *line)
 	int owed = server_login_delay_ms(s->srv, s->name, conn_address(s->conn));
 	if (owed > 0) {
 		/* Recent failures on this name or address: answer no sooner than this. */
-		snprintf(s->held_password, sizeof s->held_password, "%s", line);
+		snprintf(s->login->held_password, sizeof s->login->held_password, "%s", line);
 		s->state = S_VERIFYING;
 		conn_hold_input(s->conn, true);
 		conn_wake_at(s->conn, server_now_ms(s->srv) + owed);
@@ -659,7 +686,7 @@ static void login_password(struct session *s, char *line)
 static void verify_done(struct session *s, int result, const char *hash)
 {
 	(void)hash;
-	OPENSSL_cleanse(s->stored_hash, sizeof s->stored_hash);
+	OPENSSL_cleanse(s->login->stored_hash, sizeof s->login->stored_hash);
 	if (result == 1) {
 		s->registered = true;
 		conn_hold_input(s->conn, false);
@@ -671,7 +698,7 @@ static void verify_done(struct session *s, int result, const char *hash)
 	server_login_failed(s->srv, s->name, conn_address(s->conn));
 	log_info("failed login for %s from %s", s->name, conn_address(s->conn));
 	conn_puts(s->conn, "\n**** Invalid password! ****\n\n");
-	if (++s->tries >= server_config(s->srv)->limits.login_tries_per_conn) {
+	if (++s->login->tries >= server_config(s->srv)->limits.login_tries_per_conn) {
 		conn_puts(s->conn, "**** Too many failed logins; goodbye. ****\n");
 		conn_close(s->conn, "too many failed logins");
 		return;
@@ -684,13 +711,47 @@ static void verify_done(struct session *s, int result, const char *hash)
 
 void session_wake(struct session *s)
 {
-	if (s->state == S_VERIFYING && !s->job && s->held_password[0]) {
-		char password[sizeof s->held_password];
-		memcpy(password, s->held_password, sizeof password);
-		OPENSSL_cleanse(s->held_password, sizeof s->held_password);
+	if (s->state == S_VERIFYING && !s->job && s->login && s->login->held_password[0]) {
+		char password[sizeof s->login->held_password];
+		memcpy(password, s->login->held_password, sizeof password);
+		OPENSSL_cleanse(s->login->held_password, sizeof s->login->held_password);
 		login_verify(s, password);
 		OPENSSL_cleanse(password, sizeof password);
 	}
+}
+
+void session_block_begin(struct session *s, int code)
+{
+	char header[48];
+
+	if (s->block_id < 0 || s->block_open)
+		return;
+	int n = snprintf(header, sizeof header, "\x15%ld\x16%d\x16", s->block_id, code);
+	conn_write_raw(s->conn, header, (size_t)n);
+	s->block_open = true;
+}
+
+/* Block mode: "27 e2e4" runs e2e4 with its reply framed as block 27. */
+static void run_numbered(struct session *s, char *line)
+{
+	char *end;
+
+	while (*line == ' ')
+		line++;
+	long id = strtol(line, &end, 10);
+	if (end == line || id < 0 || (*end && *end != ' ')) {
+		s->block_id = 0;
+		session_block_begin(s, BLOCK_NO_SEQUENCE);
+		session_printf(s, "Block mode needs a command number first.\n");
+	} else {
+		s->block_id = id;
+		s->block_open = false;
+		cmd_execute(s, end);
+		session_block_begin(s, 0);	/* a command that said nothing */
+	}
+	conn_write_raw(s->conn, "\x17\n\r", 3);
+	s->block_id = -1;
+	s->block_open = false;
 }
 
 void session_line(struct session *s, char *line, size_t len)
@@ -716,7 +777,10 @@ void session_line(struct session *s, char *line, size_t len)
 	case S_ONLINE:
 		s->active_ms = server_now_ms(s->srv);
 		s->in_command = true;
-		cmd_execute(s, line);
+		if (session_var(s, IVAR_BLOCK))
+			run_numbered(s, line);
+		else
+			cmd_execute(s, line);
 		s->in_command = false;
 		if (s->state == S_ONLINE)
 			prompt(s);

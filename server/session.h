@@ -31,6 +31,21 @@ void session_line(struct session *s, char *line, size_t len);
 /* A timer the session asked for (conn_wake_at) has fired. */
 void session_wake(struct session *s);
 
+/*
+ * Block mode (iset block 1): the reply to a numbered command is framed as
+ * \x15id\x16code\x16 ... \x17.  The command dispatcher opens the block as
+ * soon as it knows the command's FICS code; outside block mode it is a no-op.
+ */
+void session_block_begin(struct session *s, int code);
+
+/* FICS block-mode codes for errors. */
+enum {
+	BLOCK_MOVE = 1,
+	BLOCK_BAD_COMMAND = 512, BLOCK_BAD_PARAMS = 513, BLOCK_AMBIGUOUS = 514,
+	BLOCK_RIGHTS = 515, BLOCK_NOT_PLAYING = 518, BLOCK_NO_SEQUENCE = 519,
+	BLOCK_LENGTH = 520,
+};
+
 /* Output.  session_printf writes the reply to the current command;
  * session_notify sends unsolicited text on its own lines with a fresh prompt. */
 void session_printf(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

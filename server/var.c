@@ -123,14 +123,48 @@ void var_values_init(struct var_values *v)
 
 	memset(v, 0, sizeof *v);
 	for (int i = 0; i < VAR_COUNT; i++)
-		var_values_set(v, (enum var_id)i, defs[i].def, why, sizeof why);
+		if (defs[i].kind != VAR_KIND_STRING)
+			var_values_set(v, (enum var_id)i, defs[i].def, why, sizeof why);
 }
 
 void var_values_free(struct var_values *v)
 {
-	for (int i = 0; i < VAR_COUNT; i++)
-		free(v->str[i]);
+	for (int i = 0; i < v->string_count; i++)
+		free(v->strings[i].text);
+	free(v->strings);
 	memset(v, 0, sizeof *v);
+}
+
+const char *var_str(const struct var_values *v, enum var_id id)
+{
+	for (int i = 0; i < v->string_count; i++)
+		if (v->strings[i].id == id)
+			return v->strings[i].text;
+	return defs[id].def;
+}
+
+/* Stores a string value, replacing an earlier one. */
+static int set_string(struct var_values *v, enum var_id id, const char *text)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return -1;
+	for (int i = 0; i < v->string_count; i++) {
+		if (v->strings[i].id == id) {
+			free(v->strings[i].text);
+			v->strings[i].text = copy;
+			return 0;
+		}
+	}
+	struct var_string *grown = realloc(v->strings, (v->string_count + 1u) * sizeof *grown);
+	if (!grown) {
+		free(copy);
+		return -1;
+	}
+	v->strings = grown;
+	v->strings[v->string_count++] = (struct var_string){ (uint8_t)id, copy };
+	return 0;
 }
 
 /* Booleans accept what FICS users type: 1/0, on/off, true/false, yes/no. */
@@ -159,7 +193,7 @@ int var_values_set(struct var_values *v, enum var_id id, const char *text, char 
 			snprintf(why, len, "Bad value given for variable %s.", d->name);
 			return -1;
 		}
-		v->num[id] = b;
+		v->num[id] = (int16_t)b;
 		return 0;
 	}
 	case VAR_KIND_INT: {
@@ -171,13 +205,13 @@ int var_values_set(struct var_values *v, enum var_id id, const char *text, char 
 			    d->min, d->max);
 			return -1;
 		}
-		v->num[id] = (int)n;
+		v->num[id] = (int16_t)n;
 		return 0;
 	}
 	case VAR_KIND_CHOICE:
 		for (int i = 0; d->choices[i]; i++) {
 			if (!strcasecmp(text, d->choices[i])) {
-				v->num[id] = i;
+				v->num[id] = (int16_t)i;
 				return 0;
 			}
 		}
@@ -189,13 +223,10 @@ int var_values_set(struct var_values *v, enum var_id id, const char *text, char 
 			    d->name, VAR_STRING_MAX);
 			return -1;
 		}
-		char *copy = strdup(text);
-		if (!copy) {
+		if (set_string(v, id, text) < 0) {
 			snprintf(why, len, "Out of memory.");
 			return -1;
 		}
-		free(v->str[id]);
-		v->str[id] = copy;
 		return 0;
 	}
 	return -1;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum var_id {
 	/* set */
@@ -41,10 +42,20 @@ struct var_def {
 	const char *const *choices;	/* choice values, NULL-terminated */
 };
 
-/* Per-session values: numbers for bools/ints/choices, strings otherwise. */
+/*
+ * Per-session values: numbers for bools/ints/choices (every value fits 16
+ * bits); the few string values a session has set, in a small list, and the
+ * default text for the others.  Kept small: every connection has one.
+ */
+struct var_string {
+	uint8_t id;
+	char *text;
+};
+
 struct var_values {
-	int num[VAR_COUNT];
-	char *str[VAR_COUNT];
+	int16_t num[VAR_COUNT];
+	uint8_t string_count;
+	struct var_string *strings;
 };
 
 const struct var_def *var_def(enum var_id id);
@@ -59,9 +70,7 @@ int var_values_set(struct var_values *v, enum var_id id, const char *text, char 
 /* The value as text (for listing and persisting) into buf. */
 const char *var_values_text(const struct var_values *v, enum var_id id, char *buf, size_t len);
 static inline int var_num(const struct var_values *v, enum var_id id) { return v->num[id]; }
-static inline const char *var_str(const struct var_values *v, enum var_id id)
-{
-	return v->str[id] ? v->str[id] : "";
-}
+/* A string variable's value (its default until set). */
+const char *var_str(const struct var_values *v, enum var_id id);
 
 #endif
