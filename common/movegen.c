@@ -47,7 +47,8 @@ static inline bitboard danger_map(const struct board *b, enum color them, bitboa
 	return danger;
 }
 
-__attribute__((always_inline)) static inline int gen(const struct board *b, move *list)
+__attribute__((always_inline)) static inline int gen(const struct board *b, move *list,
+    bitboard dest)
 {
 	const enum color us = (enum color)b->side, them = color_other(us);
 	const bitboard ours = b->by_color[us], theirs = b->by_color[them];
@@ -57,7 +58,7 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 	const bitboard danger = danger_map(b, them, occ ^ bb_square(ksq));
 	int n = 0;
 
-	bitboard kt = attacks_king(ksq) & ~ours & ~danger;
+	bitboard kt = attacks_king(ksq) & ~ours & ~danger & dest;
 	if (list)
 		n = emit(list, n, ksq, kt);
 	else
@@ -66,7 +67,7 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 		return n;
 
 	/* Squares a non-king move must land on: anywhere, or block/capture the check. */
-	bitboard target = ~ours;
+	bitboard target = ~ours & dest;
 	if (checkers)
 		target &= attacks_between(ksq, bb_lsb(checkers)) | checkers;
 
@@ -115,7 +116,7 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 		if (to && (from ^ (us == WHITE ? SQ_A2 : SQ_A7)) < 8)
 			to |= bb_push(to, us) & empty;
 		to |= attacks_pawn(from, us) & theirs;
-		to &= ray;
+		to &= ray & dest;
 		if (list) {
 			while (to) {
 				int t = bb_pop(&to);
@@ -125,7 +126,7 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 			n += bb_count(to & ~promo_rank) + 4 * bb_count(to & promo_rank);
 		}
 	}
-	if (b->ep_square != SQ_NONE) {
+	if (b->ep_square != SQ_NONE && (dest & bb_square(b->ep_square))) {
 		int ep = b->ep_square, victim = ep - up;
 		bitboard from_set = attacks_pawn(ep, them) & pawns;
 		while (from_set) {
@@ -181,7 +182,7 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 	if (!checkers && b->castling) {
 		unsigned ks = us == WHITE ? CASTLE_WK : CASTLE_BK;
 		unsigned qs = us == WHITE ? CASTLE_WQ : CASTLE_BQ;
-		if ((b->castling & ks) &&
+		if ((b->castling & ks) && (dest & bb_square(ksq + 2)) &&
 		    !(attacks_between(ksq, ksq + 3) & occ) &&
 		    !(attacks_between(ksq, ksq + 3) & danger)) {
 			if (list)
@@ -189,7 +190,7 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 			else
 				n++;
 		}
-		if ((b->castling & qs) &&
+		if ((b->castling & qs) && (dest & bb_square(ksq - 2)) &&
 		    !(attacks_between(ksq, ksq - 4) & occ) &&
 		    !((bb_square(ksq - 1) | bb_square(ksq - 2)) & danger)) {
 			if (list)
@@ -203,12 +204,17 @@ __attribute__((always_inline)) static inline int gen(const struct board *b, move
 
 int movegen_legal(const struct board *b, move *list)
 {
-	return gen(b, list);
+	return gen(b, list, ~0ULL);
+}
+
+int movegen_legal_to(const struct board *b, bitboard dest, move *list)
+{
+	return gen(b, list, dest);
 }
 
 int movegen_count(const struct board *b)
 {
-	return gen(b, NULL);
+	return gen(b, NULL, ~0ULL);
 }
 
 uint64_t movegen_perft(const struct board *b, int depth)

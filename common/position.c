@@ -155,12 +155,21 @@ void position_play(struct position *pos, move m, enum san_lang lang, char *san)
 	play_with_san(pos, legal, movegen_legal(&pos->board, legal), m, lang, san);
 }
 
+void position_play_listed(struct position *pos, move m, const move *legal, int nlegal,
+    enum san_lang lang, char *san)
+{
+	if (san)
+		play_with_san(pos, legal, nlegal, m, lang, san);
+	else
+		play(pos, m);
+}
+
 enum san_status position_play_text(struct position *pos, const char *text,
     enum san_lang lang, enum piece_type promote, move *played, char *san)
 {
 	move legal[MAX_MOVES], m;
-	int nlegal = movegen_legal(&pos->board, legal);
-	enum san_status st = san_parse_with(&pos->board, legal, nlegal, text, lang, promote, &m);
+	int nlegal;
+	enum san_status st = san_parse_moves(&pos->board, text, lang, promote, &m, legal, &nlegal);
 
 	if (played)
 		*played = m;

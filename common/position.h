@@ -41,6 +41,10 @@ move position_move_at(const struct position *pos, int ply);
  * in lang, computed from the move list the call generates anyway.
  */
 void position_play(struct position *pos, move m, enum san_lang lang, char *san);
+/* position_play given legal moves that include every one to m's destination
+ * (as san_parse_moves returns), so the SAN costs no second generation. */
+void position_play_listed(struct position *pos, move m, const move *legal, int nlegal,
+    enum san_lang lang, char *san);
 /* Parses text (see san_parse) and plays it on success. */
 enum san_status position_play_text(struct position *pos, const char *text,
     enum san_lang lang, enum piece_type promote, move *played, char *san);

@@ -171,52 +171,44 @@ static bool query_matches(const struct board *b, const struct san_query *q, move
 	return true;
 }
 
-bool san_looks_like_move(const char *text, enum san_lang lang)
+/* Reads text into a query; false when it is no move in any notation. */
+static bool read_query(const char *text, enum san_lang lang, struct san_query *q)
 {
 	char s[32];
 	size_t n = text ? strip(text, s, sizeof s) : 0;
-	struct san_query q = { .from_file = -1, .from_rank = -1, .to = -1 };
 
+	*q = (struct san_query){ .from_file = -1, .from_rank = -1, .to = -1 };
 	if (n == 0)
 		return false;
-	if (parse_castle(s) || parse_coordinates(s, n, lang, &q))
+	q->castle = parse_castle(s);
+	if (q->castle || parse_coordinates(s, n, lang, q))
 		return true;
-	q = (struct san_query){ .from_file = -1, .from_rank = -1, .to = -1 };
-	return parse_algebraic(s, n, lang, &q);
+	*q = (struct san_query){ .from_file = -1, .from_rank = -1, .to = -1 };
+	return parse_algebraic(s, n, lang, q);
 }
 
-enum san_status san_parse(const struct board *b, const char *text, enum san_lang lang,
-    enum piece_type promote, move *out)
+/* The squares the move can land on: the destination, or the king's castling step. */
+static bitboard query_dest(const struct board *b, const struct san_query *q)
 {
-	move legal[MAX_MOVES];
-	int nlegal = movegen_legal(b, legal);
-
-	return san_parse_with(b, legal, nlegal, text, lang, promote, out);
+	if (q->castle) {
+		int ksq = board_king(b, (enum color)b->side);
+		int to = q->castle == 1 ? ksq + 2 : ksq - 2;
+		return to >= 0 && to < 64 ? bb_square(to) : 0;
+	}
+	return bb_square(q->to);
 }
 
-enum san_status san_parse_with(const struct board *b, const move *legal, int nlegal,
-    const char *text, enum san_lang lang, enum piece_type promote, move *out)
+/* Picks the one legal move the query names, among legal. */
+static enum san_status match_query(const struct board *b, const move *legal, int nlegal,
+    const struct san_query *q, enum piece_type promote, move *out)
 {
-	char s[32];
-	size_t n = text ? strip(text, s, sizeof s) : 0;
-	struct san_query q = { .from_file = -1, .from_rank = -1, .to = -1 };
 	int found = 0, promotions = 0;
 	move match = MOVE_NONE;
 
-	*out = MOVE_NONE;
-	if (n == 0)
-		return SAN_ILLEGAL;
-	q.castle = parse_castle(s);
-	if (!q.castle && !parse_coordinates(s, n, lang, &q)) {
-		q = (struct san_query){ .from_file = -1, .from_rank = -1, .to = -1 };
-		if (!parse_algebraic(s, n, lang, &q))
-			return SAN_ILLEGAL;
-	}
-
 	for (int i = 0; i < nlegal; i++) {
-		if (!query_matches(b, &q, legal[i]))
+		if (!query_matches(b, q, legal[i]))
 			continue;
-		if (move_kind_of(legal[i]) == MOVE_PROMOTION && !q.promotion) {
+		if (move_kind_of(legal[i]) == MOVE_PROMOTION && !q->promotion) {
 			/* Count each destination once; the preference picks the piece. */
 			if (move_promotion(legal[i]) != (promote ? promote : QUEEN))
 				continue;
@@ -231,13 +223,53 @@ enum san_status san_parse_with(const struct board *b, const move *legal, int nle
 		return SAN_AMBIGUOUS;
 	/* A capture mark on a move that captures nothing is a different move. */
 	bool captures = b->squares[move_to(match)] || move_kind_of(match) == MOVE_EN_PASSANT;
-	if (q.capture && !captures)
+	if (q->capture && !captures)
 		return SAN_ILLEGAL;
 	/* A pawn capture must name the file it comes from. */
-	if (q.type == PAWN && !q.coordinates && captures && q.from_file < 0)
+	if (q->type == PAWN && !q->coordinates && captures && q->from_file < 0)
 		return SAN_ILLEGAL;
 	*out = match;
 	return SAN_OK;
+}
+
+bool san_looks_like_move(const char *text, enum san_lang lang)
+{
+	struct san_query q;
+
+	return read_query(text, lang, &q);
+}
+
+enum san_status san_parse_moves(const struct board *b, const char *text, enum san_lang lang,
+    enum piece_type promote, move *out, move *legal, int *nlegal)
+{
+	struct san_query q;
+
+	*out = MOVE_NONE;
+	*nlegal = 0;
+	if (!read_query(text, lang, &q))
+		return SAN_ILLEGAL;
+	*nlegal = movegen_legal_to(b, query_dest(b, &q), legal);
+	return match_query(b, legal, *nlegal, &q, promote, out);
+}
+
+enum san_status san_parse(const struct board *b, const char *text, enum san_lang lang,
+    enum piece_type promote, move *out)
+{
+	move legal[MAX_MOVES];
+	int n;
+
+	return san_parse_moves(b, text, lang, promote, out, legal, &n);
+}
+
+enum san_status san_parse_with(const struct board *b, const move *legal, int nlegal,
+    const char *text, enum san_lang lang, enum piece_type promote, move *out)
+{
+	struct san_query q;
+
+	*out = MOVE_NONE;
+	if (!read_query(text, lang, &q))
+		return SAN_ILLEGAL;
+	return match_query(b, legal, nlegal, &q, promote, out);
 }
 
 size_t san_format_plain(const struct board *b, const move *legal, int nlegal, move m,

@@ -27,6 +27,13 @@ enum san_status san_parse(const struct board *b, const char *text, enum san_lang
 /* Whether text has the form of a move in any accepted notation (no board needed). */
 bool san_looks_like_move(const char *text, enum san_lang lang);
 
+/*
+ * san_parse that also hands back, in legal/nlegal, the legal moves to the
+ * named destination: all that san_format_plain() needs for the move found.
+ */
+enum san_status san_parse_moves(const struct board *b, const char *text, enum san_lang lang,
+    enum piece_type promote, move *out, move *legal, int *nlegal);
+
 /* san_parse given the legal moves of b (saves generating them again). */
 enum san_status san_parse_with(const struct board *b, const move *legal, int nlegal,
     const char *text, enum san_lang lang, enum piece_type promote, move *out);

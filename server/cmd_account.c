@@ -115,7 +115,7 @@ static void cmd_passwd(struct session *s, const struct cmd_args *a)
 const struct cmd_entry cmd_quit_entry = {
 	"quit", "", 0, 100, cmd_quit, "quit", "Log out" };
 const struct cmd_entry cmd_register_entry = {
-	"register", "ww", 0, 0, cmd_register, "register <name> <password>",
+	"register", "wS", 0, 0, cmd_register, "register <name> <password>",
 	"Register a name of your own (guests)" };
 const struct cmd_entry cmd_passwd_entry = {
 	"passwd", "ww", CMD_REGISTERED, 92, cmd_passwd, "passwd <old> <new>",

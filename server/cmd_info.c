@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "rating.h"
 #include "server.h"
 #include "session.h"
 
@@ -107,6 +108,35 @@ static void finger_channels(struct session *s, const struct session *who)
 	session_printf(s, "\n");
 }
 
+/* The per-category rating table of finger, FICS style. */
+static void finger_ratings(struct session *s, int64_t user_id)
+{
+	static const enum clock_category categories[] = { CLOCK_CATEGORY_LIGHTNING,
+	    CLOCK_CATEGORY_BLITZ, CLOCK_CATEGORY_STANDARD };
+	bool header = false;
+
+	for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++) {
+		struct rating r;
+		char shown[8], name[16];
+		if (rating_load(server_db(session_server(s)), user_id, categories[i], &r) < 0 ||
+		    !rating_games(&r))
+			continue;
+		if (!header) {
+			session_printf(s, "%-10s %6s %7s %7s %7s %7s %7s\n", "", "rating", "RD", "win",
+			    "loss", "draw", "total");
+			header = true;
+		}
+		rating_text(&r, user_id, shown, sizeof shown);
+		snprintf(name, sizeof name, "%s", clock_category_name(categories[i]));
+		name[0] = (char)(name[0] - 32);
+		session_printf(s, "%-10s %6s %7.1f %7d %7d %7d %7d\n", name, shown, r.value.rd, r.wins,
+		    r.losses, r.draws, rating_games(&r));
+	}
+	if (!header)
+		session_printf(s, "(No rated games.)\n");
+	session_printf(s, "\n");
+}
+
 static void cmd_finger(struct session *s, const struct cmd_args *a)
 {
 	const char *name = a->argc ? a->argv[0] : session_name(s);
@@ -118,6 +148,8 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		format_duration(session_idle_ms(who), idle, sizeof idle);
 		session_printf(s, "Finger of %s%s:\n\nOn for: %s   Idle: %s\n\n", session_name(who),
 		    session_flags(who), on, idle);
+		if (session_registered(who))
+			finger_ratings(s, session_user_id(who));
 		session_printf(s, "%s\n", session_registered(who) ?
 		    (session_admin(who) ? "Administrator." : "Registered player.") :
 		    "Unregistered player (guest).");
@@ -141,6 +173,7 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 	} else {
 		session_printf(s, "Has never logged in.\n\n");
 	}
+	finger_ratings(s, user.id);
 	session_printf(s, "%s\n", user.admin ? "Administrator." : "Registered player.");
 }
 

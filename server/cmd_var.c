@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "cmd.h"
+#include "offer.h"
 #include "server.h"
 #include "session.h"
 
@@ -77,6 +78,9 @@ static void cmd_iset(struct session *s, const struct cmd_args *a)
 	}
 	session_printf(s, "%s %s.\n", var_def((enum var_id)id)->name,
 	    session_var(s, (enum var_id)id) ? "set" : "unset");
+	/* A client that starts listening to seeks gets <sc> and the current ones. */
+	if (id == IVAR_SEEKINFO && session_var(s, IVAR_SEEKINFO))
+		offers_send_all_seeks(server_offers(session_server(s)), s);
 }
 
 static void cmd_style(struct session *s, const struct cmd_args *a)

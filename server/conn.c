@@ -58,6 +58,7 @@ static void write_cb(struct bufferevent *bev, void *arg);
 static void event_cb(struct bufferevent *bev, short what, void *arg);
 static void timer_cb(evutil_socket_t fd, short what, void *arg);
 static void process_input(struct conn *c);
+static void finish(struct conn *c);
 
 /* Re-arms the timer for the earliest pending deadline. */
 static void schedule(struct conn *c)
@@ -232,8 +233,19 @@ void conn_flush(struct conn *c)
 		return;
 	/* Writes go out through the bufferevent, which flushes from here on. */
 	struct evbuffer *out = bufferevent_get_output(c->bev);
+	/*
+	 * Nothing queued ahead of it: a plain socket is written at once, so
+	 * the reply leaves with this pass's commit and the write event (two
+	 * epoll_ctl calls) is needed only for what the kernel would not take.
+	 */
+	if (!c->tls && !evbuffer_get_length(out))
+		evbuffer_write(c->pending, bufferevent_getfd(c->bev));
 	evbuffer_add_buffer(out, c->pending);
 	size_t queued = evbuffer_get_length(out);
+	if (c->state == CONN_CLOSING && !queued) {
+		finish(c);
+		return;
+	}
 	const struct limits *lim = limits_of(c);
 	if (queued > (size_t)lim->output_hard_bytes) {
 		conn_abort(c, "output buffer over the hard limit (slow reader)");
@@ -373,7 +385,15 @@ static void process_input(struct conn *c)
 			return;
 		}
 		size_t line_len = (size_t)eol.pos;
-		if (c->discarding || line_len > limit) {
+		/* The limit is on the text: a \r before the \n does not count. */
+		char last = 0;
+		if (line_len) {
+			struct evbuffer_ptr at;
+			evbuffer_ptr_set(in, &at, line_len - 1, EVBUFFER_PTR_SET);
+			evbuffer_copyout_from(in, &at, &last, 1);
+		}
+		size_t text_len = line_len - (last == '\r');
+		if (c->discarding || text_len > limit) {
 			if (!c->discarding)
 				session_error(c->session, "Line too long (more than %zu bytes); ignored.", limit);
 			c->discarding = false;
@@ -475,8 +495,8 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	if (!c->logged_in && (now >= c->login_at || now >= c->idle_at)) {
-		session_error(c->session, now >= c->login_at ? "**** LOGIN TIMEOUT ****" :
-		    "**** Idle too long before logging in ****");
+		conn_puts(c, now >= c->login_at ? "**** LOGIN TIMEOUT ****\n" :
+		    "**** Idle too long before logging in ****\n");
 		conn_close(c, now >= c->login_at ? "login timeout" : "idle before login");
 		return;
 	}

@@ -202,6 +202,14 @@ struct db *db_open(const char *path, char *err, size_t errlen)
 		db_close(db);
 		return NULL;
 	}
+	/* Reading works beside another writer in WAL mode; make sure we can write. */
+	if (sqlite3_exec(db->handle, "BEGIN IMMEDIATE; COMMIT;", NULL, NULL, &msg) != SQLITE_OK) {
+		set_err(err, errlen, "%s: %s", path, sqlite3_errcode(db->handle) == SQLITE_BUSY ?
+		    "database is locked by another process" : msg ? msg : "cannot write");
+		sqlite3_free(msg);
+		db_close(db);
+		return NULL;
+	}
 	for (int i = 0; i < ST_COUNT; i++) {
 		if (sqlite3_prepare_v3(db->handle, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
 		    &db->stmt[i], NULL) != SQLITE_OK) {

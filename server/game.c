@@ -812,9 +812,11 @@ void game_move(struct game *g, struct session *s, const char *text)
 		session_printf(s, "Server out of memory; move not made.\n");
 		return;
 	}
-	enum san_status st = san_parse(before, text, lang, promote, &m);
+	move legal[MAX_MOVES];
+	int nlegal;
+	enum san_status st = san_parse_moves(before, text, lang, promote, &m, legal, &nlegal);
 	if (st != SAN_OK && lang != SAN_ENGLISH)
-		st = san_parse(before, text, SAN_ENGLISH, promote, &m);
+		st = san_parse_moves(before, text, SAN_ENGLISH, promote, &m, legal, &nlegal);
 	if (st != SAN_OK) {
 		session_printf(s, st == SAN_AMBIGUOUS ? "Ambiguous move (%s).\n" : "Illegal move (%s).\n",
 		    text);
@@ -824,7 +826,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 	int dpp = piece_type_of(before->squares[move_from(m)]) == PAWN &&
 	    (move_from(m) ^ move_to(m)) == 16 ? square_file(move_from(m)) : -1;
 	move_format_uci(m, uci);
-	position_play(g->pos, m, SAN_ENGLISH, san);
+	position_play_listed(g->pos, m, legal, nlegal, SAN_ENGLISH, san);
 
 	if (!clock_untimed(&g->tc))
 		clock_side_move(&g->tc, &g->clocks[c], used);

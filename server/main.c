@@ -170,6 +170,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc - 1; i++) {
 		if (!strcmp(argv[i], "--config") && config_load(&cfg, argv[i + 1], err, sizeof err) < 0) {
 			fprintf(stderr, "chessd: %s\n", err);
+			config_free(&cfg);
 			return 2;
 		}
 	}
@@ -178,6 +179,7 @@ int main(int argc, char **argv)
 		case 'd': case 'p': case 't': case 'b': case 'C': case 'K':
 			if (config_set(&cfg, keys[opt], optarg, err, sizeof err) < 0) {
 				fprintf(stderr, "chessd: --%s: %s\n", keys[opt], err);
+				config_free(&cfg);
 				return 2;
 			}
 			break;
@@ -188,14 +190,17 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			config_free(&cfg);
 			return 0;
 		default:
 			usage(stderr);
+			config_free(&cfg);
 			return 2;
 		}
 	}
 	if ((cfg.cert_file != NULL) != (cfg.key_file != NULL)) {
 		fprintf(stderr, "chessd: --cert and --key go together\n");
+		config_free(&cfg);
 		return 2;
 	}
 	if (optind < argc) {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <search.h>
 #include <signal.h>
 #include <stdio.h>
@@ -408,6 +409,9 @@ static void accept_conn(struct server *srv, evutil_socket_t fd, struct sockaddr 
 		close(fd);
 		return;
 	}
+	/* Replies are whole lines queued per pass: Nagle would only delay them. */
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	struct conn *c = conn_new(srv, fd, sa, ssl);
 	if (!c) {
 		tally_settle(srv, &srv->addresses, t);
@@ -554,12 +558,12 @@ static void begin_shutdown(struct server *srv, const char *why)
 	/* Closing moves each connection to the closed list; copy the set first. */
 	size_t n = srv->conns.count;
 	struct conn **all = malloc(n * sizeof *all + 1);
-	if (all) {
+	if (all && n) {
 		memcpy(all, srv->conns.items, n * sizeof *all);
 		for (size_t i = 0; i < n; i++)
 			conn_close(all[i], "server shutdown");
-		free(all);
 	}
+	free(all);
 	struct timeval tv = { SERVER_SHUTDOWN_MS / 1000, (SERVER_SHUTDOWN_MS % 1000) * 1000 };
 	evtimer_add(srv->shutdown_timer, &tv);
 	if (!srv->conns.count)

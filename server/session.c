@@ -212,6 +212,10 @@ void session_error(struct session *s, const char *fmt, ...)
 	conn_puts(s->conn, "\n");
 	if (unsolicited)
 		prompt(s);
+	else if (s->state == S_LOGIN)
+		conn_puts(s->conn, "login: ");
+	else if (s->state == S_PASSWORD)
+		conn_puts(s->conn, "password: ");
 }
 
 /* --- games --- */

@@ -1,0 +1,223 @@
+"""Kill-and-restart durability of live games.
+
+Two registered players play random legal moves as fast as they can; chessd
+is killed with SIGKILL at a random moment, restarted on the same data
+directory, and then:
+  - the game is adjourned ("stored" lists it),
+  - the moves the server kept start with every move a client saw
+    acknowledged (a style 12 board for it reached either player); at most
+    the one move in flight when the server died may be missing or present,
+  - chess.db's moves table says the same,
+  - "resume" by both players continues it ("Continuing" lines, the same
+    board, "moves" lists the same moves),
+and the game goes on to the next kill.  Several rounds with different kill
+timings (a timer at a random delay, or right after a move was sent).
+
+The random seed is printed; set CHESSD_DURABILITY_SEED to replay one.
+"""
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import threading
+import time
+
+from games_harness import (FAST, GT, LS, START_FEN, GamesTestCase, legal_moves, main, parse12,
+                           rules)
+
+ROUNDS = int(os.environ.get("CHESSD_DURABILITY_ROUNDS", "8"))
+
+
+def ply_of(d):
+    return (d["moveno"] - 1) * 2 + (1 if d["side"] == "B" else 0)
+
+
+def status(moves):
+    """(fen, termination) after the moves from the start."""
+    out = rules("status", START_FEN, *moves).stdout
+    fen = re.search(r"^fen: (.*)$", out, re.M).group(1)
+    term = re.search(r"^termination: (.*)$", out, re.M).group(1)
+    return fen, term
+
+
+class DurabilityTest(GamesTestCase):
+
+    def setUp(self):
+        super().setUp()
+        seed = os.environ.get("CHESSD_DURABILITY_SEED")
+        self.seed = int(seed) if seed else random.randrange(1 << 30)
+        sys.stderr.write("\n[durability seed %d]\n" % self.seed)
+        self.rng = random.Random(self.seed)
+
+    def pick_move(self, moves):
+        """A random legal move (UCI) that does not end the game."""
+        fen, _ = status(moves)
+        cands = legal_moves(fen)
+        self.rng.shuffle(cands)
+        for mv in cands:
+            if status(moves + [mv])[1] == "none":
+                return mv
+        self.fail("no move keeps the game going after %s" % " ".join(moves))
+
+    def db_state(self, srv, game_id=None):
+        con = sqlite3.connect(srv.db_path)
+        try:
+            if game_id is None:
+                game_id = con.execute("SELECT max(id) FROM games").fetchone()[0]
+            st = con.execute("SELECT status, reason FROM games WHERE id = ?", (game_id,)).fetchone()
+            mv = con.execute("SELECT ply, uci, san FROM moves WHERE game_id = ? ORDER BY ply",
+                             (game_id,)).fetchall()
+        finally:
+            con.close()
+        return game_id, st, mv
+
+    def seen_plies(self, clients, game_no):
+        """The highest ply either client was shown a board for (any game
+        number: only one game is ever live for these two)."""
+        best = 0
+        for c in clients:
+            for m in re.finditer(rb"<12> ([^\n\r]*)\n\r", c.seen):
+                d = parse12(m.group(1))
+                best = max(best, ply_of(d))
+        return best
+
+    def wait_board(self, c, ply, timeout=GT):
+        deadline = time.monotonic() + timeout
+        while True:
+            d = self.expect12(c, max(0.1, deadline - time.monotonic()))
+            if ply_of(d) == ply:
+                return d
+
+    def login_both(self, srv):
+        a = self.user_player(srv, "alice", "apass1")
+        b = self.user_player(srv, "bob", "bpass1")
+        return a, b
+
+    def resume(self, a, b, moves):
+        """Both players resume; checks the Continuing lines and the board."""
+        self.cmd(a, "resume bob")
+        self.expect_line(b, re.escape("alice would like to resume your adjourned game."))
+        b.send_line("resume alice")
+        n = None
+        fen, _ = status(moves)
+        placement = fen.split()[0]
+        for c in (a, b):
+            c.expect(re.compile(LS + rb"Continuing: alice \(----\) bob \(----\) unrated standard "
+                                rb"60 0\n\r\{Game (\d+) \(alice vs\. bob\) Continuing unrated "
+                                rb"standard match\.\}\n\r\n\r<12> ([^\n\r]*)\n\r"), GT)
+            n = int(c.match.group(1))
+            d = parse12(c.match.group(2))
+            self.assertEqual(ply_of(d), len(moves), d["raw"])
+            from games_harness import board_fen_part
+            self.assertEqual(board_fen_part(d), placement, d["raw"])
+        return n
+
+    def server_moves(self, c):
+        out = self.cmd(c, "moves").decode().replace("\r", "")
+        body = out.split("---------------------\n", 1)[1]
+        sans = []
+        for m in re.finditer(r"(?m)^ *\d+\.  (\S+) +\(\S+\)(?: +(\S+) +\(\S+\))?", body):
+            sans += [x for x in m.groups() if x]
+        return sans
+
+    def test_kill_restart_rounds(self):
+        srv = self.new_server(config=dict(FAST), tls=False)
+        srv.useradd("alice", "apass1")
+        srv.useradd("bob", "bpass1")
+        srv.start()
+        a, b = self.login_both(srv)
+        game_no, _ = self.start_match(a, b, "60 0 unrated")
+        moves = []          # UCI, as the server has them
+        game_id = None
+        for rnd in range(ROUNDS):
+            mode = ("timer", "after-send")[rnd % 2]
+            inflight = None
+            kill_at_ply = len(moves) + self.rng.randrange(1, 12)
+            delay = self.rng.uniform(0.05, 1.2)
+            timer = None
+            if mode == "timer":
+                timer = threading.Timer(delay, lambda: srv.proc.send_signal(signal.SIGKILL))
+                timer.start()
+            try:
+                while True:
+                    mover = a if len(moves) % 2 == 0 else b
+                    mv = self.pick_move(moves)
+                    inflight = mv
+                    mover.send_line(mv)
+                    if mode == "after-send" and len(moves) + 1 >= kill_at_ply:
+                        time.sleep(self.rng.choice([0, 0, 0.0005, 0.001, 0.003, 0.01]))
+                        srv.proc.send_signal(signal.SIGKILL)
+                    self.wait_board(mover, len(moves) + 1)
+                    moves.append(mv)
+                    inflight = None
+                    if len(moves) > 400:
+                        self.fail("the kill never came")
+            except (AssertionError, OSError) as e:
+                srv.proc.wait(GT)
+                if srv.proc.returncode != -signal.SIGKILL:
+                    raise AssertionError("chessd stopped by itself (%r) in round %d: %s" % (
+                        srv.proc.returncode, rnd, e))
+            finally:
+                if timer:
+                    timer.cancel()
+            srv.kill()
+            for c in (a, b):
+                try:
+                    c.read_for(0.05)
+                except OSError:
+                    pass
+            acked_plies = self.seen_plies([a, b], game_no)
+            if acked_plies == len(moves) + 1 and inflight:
+                moves.append(inflight)      # the opponent saw it, the mover did not
+                inflight = None
+            self.assertGreaterEqual(len(moves), acked_plies)
+            acked = moves[:acked_plies]
+            # The database, read directly.
+            game_id, row, dbmoves = self.db_state(srv, game_id)
+            db_uci = [m[1] for m in dbmoves]
+            self.assertEqual([m[0] for m in dbmoves], list(range(1, len(dbmoves) + 1)))
+            self.assertEqual(db_uci[:len(acked)], acked,
+                             "round %d (%s): acknowledged moves lost: acked %s, db %s" % (
+                                 rnd, mode, acked, db_uci))
+            self.assertLessEqual(len(db_uci), len(acked) + 1,
+                                 "round %d: db has moves nobody sent: %s vs %s" % (rnd, db_uci, acked))
+            if len(db_uci) == len(acked) + 1:
+                self.assertEqual(db_uci[-1], inflight if inflight else moves[len(acked)])
+            self.assertIn(row[0], ("active", "adjourned"), row)
+            sys.stderr.write("[round %d %s: %d plies acknowledged, in flight %s, db has %d]\n" % (
+                rnd, mode, len(acked), inflight, len(db_uci)))
+            moves = db_uci
+            self.assertEqual([m[2] for m in dbmoves],
+                             rules("san", START_FEN, *moves).stdout.split() if moves else [])
+            # Restart: the game is adjourned, stored, and resumes.
+            a.close()
+            b.close()
+            srv.start()
+            game_id2, row, _ = self.db_state(srv, game_id)
+            self.assertEqual(row, ("adjourned", "Game adjourned when the server stopped"))
+            a, b = self.login_both(srv)
+            out = self.cmd(a, "stored")
+            self.assertIn(b"Stored games for alice:", out)
+            self.assertRegex(out, rb" 1: W bob +Y +\[ su 60   0\]")
+            self.assertRegex(self.cmd(b, "stored"), rb" 1: B alice +Y +\[ su 60   0\]")
+            game_no = self.resume(a, b, moves)
+            self.assertEqual(self.server_moves(a), [m[2] for m in dbmoves])
+            self.assertEqual(self.server_moves(b), [m[2] for m in dbmoves])
+            self.assertIn(b"alice has no adjourned games.", self.cmd(a, "stored"))
+        # One last move after the last resume, then the game ends normally.
+        mover = a if len(moves) % 2 == 0 else b
+        mv = self.pick_move(moves)
+        mover.send_line(mv)
+        self.wait_board(mover, len(moves) + 1)
+        moves.append(mv)
+        a.send_line("resign")
+        self.assertEqual(self.end_line(b)[3:], ("alice resigns", "0-1"))
+        _, row, dbmoves = self.db_state(srv, game_id)
+        self.assertEqual(row, ("finished", "alice resigns"))
+        self.assertEqual([m[1] for m in dbmoves], moves)
+
+
+if __name__ == "__main__":
+    main()
