@@ -1,40 +1,18 @@
 /*
  * Berger tables and the FIDE Dutch system.
  *
- * The Dutch pairing follows the weighted-matching formulation of bbpPairings:
- *
- *   - Players available this round are sorted by score, then start number;
- *     a score group is a run of equal scores.
- *   - Brackets are settled from the top: a bracket is the players moved
- *     down from above (MDPs) plus the next score group.  For each bracket
- *     one maximum-weight matching runs over every player still unpaired
- *     (plus a dummy vertex, joined only to bye-eligible players, when their
- *     number is odd).  Edges exist only between players the absolute
- *     criteria allow to meet (C1 no rematch, C3 no two non-topscorers with
- *     the same absolute colour preference, C2 via the dummy's edges).
- *   - Every edge weight packs, from the highest bits down: one per pair, so
- *     the matching is perfect and the round completes whenever it can (C4);
- *     pairs inside the bracket (C5); paired MDPs score level by score level
- *     (C6: the downfloaters' scores, highest first, as low as possible); pairs
- *     in the next bracket (C7, its pair count); topscorer colour limits (C8,
- *     C9); unmet colour preferences, then unmet strong ones (C10, C11);
- *     repeated downfloats and upfloats one and two rounds back (C12-C15);
- *     then the order of the MDPs' pairing, transpositions before exchanges,
- *     and the order of transpositions (see pair_order_cost()).  Each field
- *     is wide enough for its sum over any matching, so comparing totals
- *     compares the criteria in priority order.
- *   - Pairs with both players in the bracket are kept; the bracket's other
- *     players move down.  In the last bracket every pair is kept and the
- *     player matched to the dummy gets the pairing-allocated bye.
- *
- * Not done exactly: C16-C19 (score differences of repeated floaters) are
- * left out; C7 counts the next bracket's pairs but not its score
- * differences; the transposition order is exact only for as many S1
- * places as the 128-bit weight has room for (a distance cost after that),
- * and the order of exchanges and of the remainder after an MDP pairing is
- * approximated, so when several pairings are equally good by C1-C15 the one
- * chosen may differ from the rules' first one in the standard order.  Run
- * tests/tools/check_dutch.sh against bbpPairings to measure it.
+ * The Dutch pairing follows the rules as bbpPairings implements them (the
+ * 2025 edition of C.04.3, the acceptance oracle of this project): players
+ * sorted by score then start number; brackets settled from the top, each
+ * being the moved-down players (MDPs), the residents of one score group,
+ * and the next score group for look-ahead.  One maximum-weight perfect
+ * matching runs over all unpaired players (a dummy vertex joined to the
+ * bye candidates when their number is odd); edges exist only where C1-C3
+ * allow, and the quality criteria are packed into 256-bit edge weights
+ * (see edge_encode()).  The order among equally good pairings is then
+ * fixed one decision at a time, each re-solved on the warm matcher (see
+ * dutch_bracket()).  The pairing-allocated bye goes to the lowest score it
+ * can, and among those to the candidate with the most games played.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -134,15 +112,113 @@ int pairing_berger(int nplayers, int round, bool double_round_robin,
 /*
  * Maximum-weight matching on a general graph: Edmonds' blossom algorithm
  * with dual variables, O(n^3), after Joris van Rantwijk's mwmatching.py
- * (public domain), here with 128-bit integer weights.  Dual variables hold
+ * (public domain), here with 256-bit integer weights.  Dual variables hold
  * twice their value so that all arithmetic stays integral.
+ *
+ * The matcher is kept between solves over a fixed complete graph whose
+ * edges are switched off with weight zero, and looks for a perfect
+ * matching of maximum weight.  A solve starts from the previous matching
+ * and duals: a changed edge that would break dual feasibility raises one
+ * endpoint's dual and frees it, so only the freed vertices are augmented
+ * again.  Blossoms are dissolved at the end of every solve (their duals
+ * folded into their vertices), so each solve starts without any.
  */
-__extension__ typedef __int128 weight_t;
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+/* A 256-bit two's complement integer: room for every criterion of a bracket. */
+struct wide {
+	u128 lo;
+	i128 hi;
+};
+
+static const struct wide wide_zero;
+
+static struct wide wide_add(struct wide a, struct wide b)
+{
+	struct wide r;
+
+	r.lo = a.lo + b.lo;
+	r.hi = a.hi + b.hi + (r.lo < a.lo);
+	return r;
+}
+
+static struct wide wide_sub(struct wide a, struct wide b)
+{
+	struct wide r;
+
+	r.lo = a.lo - b.lo;
+	r.hi = a.hi - b.hi - (a.lo < b.lo);
+	return r;
+}
+
+static int wide_cmp(struct wide a, struct wide b)
+{
+	if (a.hi != b.hi)
+		return a.hi < b.hi ? -1 : 1;
+	if (a.lo != b.lo)
+		return a.lo < b.lo ? -1 : 1;
+	return 0;
+}
+
+static bool wide_is_zero(struct wide a)
+{
+	return a.lo == 0 && a.hi == 0;
+}
+
+/* a / 2 rounded down (a is even wherever it is used). */
+static struct wide wide_half(struct wide a)
+{
+	struct wide r;
+
+	r.lo = (a.lo >> 1) | ((u128)a.hi << 127);
+	r.hi = a.hi >> 1;
+	return r;
+}
+
+/* 2^k for 0 <= k < 254. */
+static struct wide wide_bit(int k)
+{
+	struct wide r = { 0, 0 };
+
+	if (k < 128)
+		r.lo = (u128)1 << k;
+	else
+		r.hi = (i128)((u128)1 << (k - 128));
+	return r;
+}
+
+/* v * 2^k for 0 <= v < 2^32, 0 <= k < 220. */
+static struct wide wide_shifted(uint64_t v, int k)
+{
+	struct wide r = { 0, 0 };
+
+	if (k == 0)
+		r.lo = v;
+	else if (k < 128) {
+		r.lo = (u128)v << k;
+		r.hi = (i128)((u128)v >> (128 - k));
+	} else {
+		r.hi = (i128)((u128)v << (k - 128));
+	}
+	return r;
+}
+
+static struct wide wide_small(int64_t v)
+{
+	struct wide r;
+
+	r.lo = (u128)(i128)v;
+	r.hi = v < 0 ? -1 : 0;
+	return r;
+}
+
+typedef struct wide weight_t;
 
 struct blossom {
 	int nvertex, nedge;
-	const int *edge_end;		/* edge k joins edge_end[2k] and edge_end[2k + 1] */
-	const weight_t *edge_weight;
+	int *edge_end;			/* edge k joins edge_end[2k] and edge_end[2k + 1] */
+	weight_t *edge_weight;		/* zero: no edge */
 	int *neigh_first, *neigh;	/* CSR lists of remote endpoints per vertex */
 	int *mate;			/* remote endpoint of the matched edge, or -1 */
 	int *label, *label_end, *in_blossom, *parent, *base, *best_edge;
@@ -154,12 +230,15 @@ struct blossom {
 	int *queue, nqueue;
 	int *leaves;			/* scratch for blossom_leaves() */
 	int *best_to;			/* scratch for blossom_add() */
+	int *result;			/* partner of each vertex after the last solve */
+	bool *raise;			/* dual to raise before the next solve */
+	bool started;
 };
 
 static weight_t blossom_slack(const struct blossom *m, int k)
 {
-	return m->dual[m->edge_end[2 * k]] + m->dual[m->edge_end[2 * k + 1]] -
-	    2 * m->edge_weight[k];
+	return wide_sub(wide_add(m->dual[m->edge_end[2 * k]], m->dual[m->edge_end[2 * k + 1]]),
+	    wide_add(m->edge_weight[k], m->edge_weight[k]));
 }
 
 /* Appends the vertices inside b to out; returns the new count. */
@@ -269,7 +348,7 @@ static void blossom_add(struct blossom *m, int base, int k)
 	m->nchilds[b] = n;
 	m->label[b] = 1;
 	m->label_end[b] = m->label_end[bb];
-	m->dual[b] = 0;
+	m->dual[b] = wide_zero;
 	int nleaves = blossom_leaves(m, b, m->leaves, 0);
 	for (int i = 0; i < nleaves; i++) {
 		int x = m->leaves[i];
@@ -288,9 +367,11 @@ static void blossom_add(struct blossom *m, int base, int k)
 				for (int q = m->neigh_first[x]; q < m->neigh_first[x + 1]; q++) {
 					int kk = m->neigh[q] / 2;
 					int j = m->edge_end[m->neigh[q]];
+					if (wide_is_zero(m->edge_weight[kk]))
+						continue;
 					int bj = m->in_blossom[j];
 					if (bj != b && m->label[bj] == 1 && (m->best_to[bj] == -1 ||
-					    blossom_slack(m, kk) < blossom_slack(m, m->best_to[bj])))
+					    wide_cmp(blossom_slack(m, kk), blossom_slack(m, m->best_to[bj])) < 0))
 						m->best_to[bj] = kk;
 				}
 			}
@@ -302,7 +383,7 @@ static void blossom_add(struct blossom *m, int base, int k)
 					j = i;
 				int bj = m->in_blossom[j];
 				if (bj != b && m->label[bj] == 1 && (m->best_to[bj] == -1 ||
-				    blossom_slack(m, kk) < blossom_slack(m, m->best_to[bj])))
+				    wide_cmp(blossom_slack(m, kk), blossom_slack(m, m->best_to[bj])) < 0))
 					m->best_to[bj] = kk;
 			}
 			free(m->best_list[sub]);
@@ -324,7 +405,7 @@ static void blossom_add(struct blossom *m, int base, int k)
 			continue;
 		if (m->best_list[b])
 			m->best_list[b][m->nbest_list[b]++] = kk;
-		if (m->best_edge[b] == -1 || blossom_slack(m, kk) < blossom_slack(m, m->best_edge[b]))
+		if (m->best_edge[b] == -1 || wide_cmp(blossom_slack(m, kk), blossom_slack(m, m->best_edge[b])) < 0)
 			m->best_edge[b] = kk;
 	}
 }
@@ -350,7 +431,7 @@ static void blossom_expand(struct blossom *m, int b, bool endstage)
 		m->parent[s] = -1;
 		if (s < m->nvertex) {
 			m->in_blossom[s] = s;
-		} else if (endstage && m->dual[s] == 0) {
+		} else if (endstage && wide_is_zero(m->dual[s])) {
 			blossom_expand(m, s, endstage);
 		} else {
 			int nl = blossom_leaves(m, s, m->leaves, 0);
@@ -486,7 +567,7 @@ static void blossom_augment(struct blossom *m, int k)
 	}
 }
 
-static void blossom_free(struct blossom *m)
+static void matcher_free(struct blossom *m)
 {
 	if (m->best_list)
 		for (int i = 0; i < 2 * m->nvertex; i++)
@@ -495,6 +576,8 @@ static void blossom_free(struct blossom *m)
 		free(m->childs[0]);
 	if (m->endps)
 		free(m->endps[0]);
+	free(m->edge_end);
+	free(m->edge_weight);
 	free(m->neigh_first);
 	free(m->neigh);
 	free(m->mate);
@@ -515,235 +598,364 @@ static void blossom_free(struct blossom *m)
 	free(m->queue);
 	free(m->leaves);
 	free(m->best_to);
+	free(m->result);
+	free(m->raise);
+	memset(m, 0, sizeof *m);
+}
+
+/* Edge number of the vertices i != j of the complete graph. */
+static int matcher_edge(const struct blossom *m, int i, int j)
+{
+	if (i > j) {
+		int tmp = i;
+		i = j;
+		j = tmp;
+	}
+	return (int)((long)i * (2L * m->nvertex - i - 1) / 2) + (j - i - 1);
+}
+
+/* Sets up a matcher on the complete graph of nvertex vertices, all edges off; -1 when out of memory. */
+static int matcher_init(struct blossom *m, int nvertex)
+{
+	size_t n2 = 2 * (size_t)nvertex, nv = (size_t)nvertex;
+	size_t nedge = nv * (nv > 0 ? nv - 1 : 0) / 2;
+
+	memset(m, 0, sizeof *m);
+	m->nvertex = nvertex;
+	m->nedge = (int)nedge;
+	m->edge_end = malloc((2 * nedge + 1) * sizeof(int));
+	m->edge_weight = calloc(nedge + 1, sizeof(weight_t));
+	m->neigh_first = calloc(nv + 1, sizeof(int));
+	m->neigh = malloc((2 * nedge + 1) * sizeof(int));
+	m->mate = malloc((nv + 1) * sizeof(int));
+	m->label = calloc(n2 + 1, sizeof(int));
+	m->label_end = malloc((n2 + 1) * sizeof(int));
+	m->in_blossom = malloc((nv + 1) * sizeof(int));
+	m->parent = malloc((n2 + 1) * sizeof(int));
+	m->base = malloc((n2 + 1) * sizeof(int));
+	m->best_edge = malloc((n2 + 1) * sizeof(int));
+	m->childs = calloc(n2 + 1, sizeof(int *));
+	m->endps = calloc(n2 + 1, sizeof(int *));
+	m->nchilds = calloc(n2 + 1, sizeof(int));
+	m->best_list = calloc(n2 + 1, sizeof(int *));
+	m->nbest_list = calloc(n2 + 1, sizeof(int));
+	m->unused = malloc((nv + 1) * sizeof(int));
+	m->dual = calloc(n2 + 1, sizeof(weight_t));
+	m->allow = malloc((nedge + 1) * sizeof(bool));
+	m->queue = malloc((n2 * 2 + 1) * sizeof(int));
+	m->leaves = malloc((n2 + 1) * sizeof(int));
+	m->best_to = malloc((n2 + 1) * sizeof(int));
+	m->result = malloc((nv + 1) * sizeof(int));
+	m->raise = calloc(nv + 1, sizeof(bool));
+	if (!m->edge_end || !m->edge_weight || !m->neigh_first || !m->neigh || !m->mate ||
+	    !m->label || !m->label_end || !m->in_blossom || !m->parent || !m->base ||
+	    !m->best_edge || !m->childs || !m->endps || !m->nchilds || !m->best_list ||
+	    !m->nbest_list || !m->unused || !m->dual || !m->allow || !m->queue || !m->leaves ||
+	    !m->best_to || !m->result || !m->raise)
+		return -1;
+	/* One slab per list kind, shared by the nvertex non-trivial blossoms. */
+	m->childs[0] = malloc((nv * nv + 1) * sizeof(int));
+	m->endps[0] = malloc((nv * nv + 1) * sizeof(int));
+	if (!m->childs[0] || !m->endps[0])
+		return -1;
+	for (size_t b = 0; b < nv; b++) {
+		m->childs[nv + b] = m->childs[0] + b * nv;
+		m->endps[nv + b] = m->endps[0] + b * nv;
+	}
+	for (int i = 0, k = 0; i < nvertex; i++) {
+		for (int j = i + 1; j < nvertex; j++, k++) {
+			m->edge_end[2 * k] = i;
+			m->edge_end[2 * k + 1] = j;
+		}
+	}
+	for (int v = 0; v < nvertex; v++)
+		m->neigh_first[v + 1] = m->neigh_first[v] + nvertex - 1;
+	for (int v = 0; v < nvertex; v++) {
+		int q = m->neigh_first[v];
+		for (int x = 0; x < nvertex; x++) {
+			if (x == v)
+				continue;
+			int k = matcher_edge(m, v, x);
+			m->neigh[q++] = m->edge_end[2 * k] == v ? 2 * k + 1 : 2 * k;
+		}
+	}
+	for (int v = 0; v < nvertex; v++) {
+		m->mate[v] = -1;
+		m->result[v] = -1;
+	}
+	return 0;
+}
+
+static void matcher_unmatch(struct blossom *m, int v)
+{
+	if (m->mate[v] >= 0) {
+		int w = m->edge_end[m->mate[v]];
+		m->mate[w] = -1;
+		m->mate[v] = -1;
+	}
 }
 
 /*
- * Computes a maximum-weight matching of nvertex vertices and nedge edges
- * (edge k joins edge_end[2k] and edge_end[2k + 1], weight edge_weight[k] >= 0)
- * and writes each vertex's partner, or -1, to partner.  Returns -1 when out
- * of memory.
+ * Sets the weight of edge owner-other (zero: no edge).  When the change
+ * breaks dual feasibility, owner's dual is raised before the next solve.
  */
-static int blossom_match(int nvertex, int nedge, const int *edge_end,
-    const weight_t *edge_weight, int *partner)
+static void matcher_set(struct blossom *m, int owner, int other, weight_t w)
 {
-	struct blossom m = { 0 };
-	size_t n2 = 2 * (size_t)nvertex;
-	int rc = -1;
+	int k = matcher_edge(m, owner, other);
 
-	for (int v = 0; v < nvertex; v++)
-		partner[v] = -1;
-	if (nvertex == 0 || nedge == 0)
-		return 0;
-	m.nvertex = nvertex;
-	m.nedge = nedge;
-	m.edge_end = edge_end;
-	m.edge_weight = edge_weight;
-	m.neigh_first = calloc((size_t)nvertex + 1, sizeof(int));
-	m.neigh = malloc(2 * (size_t)nedge * sizeof(int));
-	m.mate = malloc((size_t)nvertex * sizeof(int));
-	m.label = calloc(n2, sizeof(int));
-	m.label_end = malloc(n2 * sizeof(int));
-	m.in_blossom = malloc((size_t)nvertex * sizeof(int));
-	m.parent = malloc(n2 * sizeof(int));
-	m.base = malloc(n2 * sizeof(int));
-	m.best_edge = malloc(n2 * sizeof(int));
-	m.childs = calloc(n2, sizeof(int *));
-	m.endps = calloc(n2, sizeof(int *));
-	m.nchilds = calloc(n2, sizeof(int));
-	m.best_list = calloc(n2, sizeof(int *));
-	m.nbest_list = calloc(n2, sizeof(int));
-	m.unused = malloc((size_t)nvertex * sizeof(int));
-	m.dual = malloc(n2 * sizeof(weight_t));
-	m.allow = malloc((size_t)nedge * sizeof(bool));
-	m.queue = malloc(n2 * sizeof(int) * 2);
-	m.leaves = malloc(n2 * sizeof(int));
-	m.best_to = malloc(n2 * sizeof(int));
-	if (!m.neigh_first || !m.neigh || !m.mate || !m.label || !m.label_end ||
-	    !m.in_blossom || !m.parent || !m.base || !m.best_edge || !m.childs || !m.endps ||
-	    !m.nchilds || !m.best_list || !m.nbest_list || !m.unused || !m.dual || !m.allow ||
-	    !m.queue || !m.leaves || !m.best_to)
-		goto out;
-	/*
-	 * One slab per list kind, shared by the nvertex non-trivial blossoms
-	 * (numbered nvertex..2 nvertex - 1): none has more than nvertex children.
-	 */
-	m.childs[0] = malloc((size_t)nvertex * (size_t)nvertex * sizeof(int));
-	m.endps[0] = malloc((size_t)nvertex * (size_t)nvertex * sizeof(int));
-	if (!m.childs[0] || !m.endps[0])
-		goto out;
-	for (size_t b = 0; b < (size_t)nvertex; b++) {
-		m.childs[nvertex + b] = m.childs[0] + b * (size_t)nvertex;
-		m.endps[nvertex + b] = m.endps[0] + b * (size_t)nvertex;
+	if (wide_cmp(m->edge_weight[k], w) == 0)
+		return;
+	m->edge_weight[k] = w;
+	if (!m->started)
+		return;
+	if (m->mate[owner] >= 0 && m->mate[owner] / 2 == k) {
+		m->raise[owner] = m->raise[other] = true;
+	} else if (!wide_is_zero(w) && wide_cmp(blossom_slack(m, k), wide_zero) < 0) {
+		m->raise[owner] = true;
 	}
+}
 
-	for (int k = 0; k < nedge; k++) {
-		m.neigh_first[edge_end[2 * k] + 1]++;
-		m.neigh_first[edge_end[2 * k + 1] + 1]++;
-	}
-	for (int v = 0; v < nvertex; v++)
-		m.neigh_first[v + 1] += m.neigh_first[v];
-	{
-		int *fill = malloc((size_t)nvertex * sizeof(int));
-		if (!fill)
-			goto out;
-		memcpy(fill, m.neigh_first, (size_t)nvertex * sizeof(int));
-		for (int k = 0; k < nedge; k++) {
-			m.neigh[fill[edge_end[2 * k]]++] = 2 * k + 1;
-			m.neigh[fill[edge_end[2 * k + 1]]++] = 2 * k;
+/* Switches off every edge of the matched pair a-b except theirs: they stay matched. */
+static void matcher_retire(struct blossom *m, int a, int b)
+{
+	for (int x = 0; x < m->nvertex; x++) {
+		if (x != a && x != b) {
+			m->edge_weight[matcher_edge(m, a, x)] = wide_zero;
+			m->edge_weight[matcher_edge(m, b, x)] = wide_zero;
 		}
-		free(fill);
 	}
-	weight_t maxw = 0;
-	for (int k = 0; k < nedge; k++)
-		if (edge_weight[k] > maxw)
-			maxw = edge_weight[k];
+}
+
+/* Restores dual feasibility around the vertices marked for raising. */
+static void matcher_prepare(struct blossom *m)
+{
+	int n = m->nvertex;
+
+	if (!m->started) {
+		/* Each vertex's heaviest edge bounds its dual: feasible, and often tight. */
+		for (int v = 0; v < n; v++) {
+			m->mate[v] = -1;
+			m->dual[v] = wide_zero;
+			m->raise[v] = false;
+			for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1]; q++)
+				if (wide_cmp(m->edge_weight[m->neigh[q] / 2], m->dual[v]) > 0)
+					m->dual[v] = m->edge_weight[m->neigh[q] / 2];
+		}
+		m->started = true;
+	} else {
+		for (int v = 0; v < n; v++)
+			if (m->raise[v])
+				matcher_unmatch(m, v);
+	}
+	for (int v = 0; v < n; v++) {
+		if (!m->raise[v])
+			continue;
+		m->raise[v] = false;
+		for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1]; q++) {
+			int k = m->neigh[q] / 2, x = m->edge_end[m->neigh[q]];
+			if (wide_is_zero(m->edge_weight[k]))
+				continue;
+			weight_t need = wide_sub(wide_add(m->edge_weight[k], m->edge_weight[k]), m->dual[x]);
+			if (wide_cmp(need, m->dual[v]) > 0)
+				m->dual[v] = need;
+		}
+	}
+	/* Match free vertices joined by a tight edge straight away. */
+	for (int v = 0; v < n; v++) {
+		for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1] && m->mate[v] < 0; q++) {
+			int p = m->neigh[q], k = p / 2, x = m->edge_end[p];
+			if (m->mate[x] >= 0 || wide_is_zero(m->edge_weight[k]) ||
+			    !wide_is_zero(blossom_slack(m, k)))
+				continue;
+			m->mate[v] = p;
+			m->mate[x] = p ^ 1;
+		}
+	}
+}
+
+/*
+ * Completes the matching to a perfect matching of maximum weight and
+ * writes it to m->result.  Returns -1 when there is no perfect matching.
+ */
+static int matcher_solve(struct blossom *m)
+{
+	int nvertex = m->nvertex;
+	size_t n2 = 2 * (size_t)nvertex;
+	int rc = 0;
+
+	matcher_prepare(m);
 	for (int v = 0; v < nvertex; v++) {
-		m.mate[v] = -1;
-		m.in_blossom[v] = v;
-		m.unused[v] = nvertex + v;
-		m.dual[v] = maxw;
-		m.dual[nvertex + v] = 0;
+		m->in_blossom[v] = v;
+		m->unused[v] = nvertex + v;
+		m->dual[nvertex + v] = wide_zero;
 	}
-	m.nunused = nvertex;
+	m->nunused = nvertex;
 	for (size_t b = 0; b < n2; b++) {
-		m.label_end[b] = -1;
-		m.parent[b] = -1;
-		m.base[b] = b < (size_t)nvertex ? (int)b : -1;
+		m->label_end[b] = -1;
+		m->parent[b] = -1;
+		m->base[b] = b < (size_t)nvertex ? (int)b : -1;
+		m->nchilds[b] = 0;
 	}
 
-	for (int stage = 0; stage < nvertex; stage++) {
-		bool augmented = false;
+	for (;;) {
+		bool augmented = false, exposed = false;
 
+		for (int v = 0; v < nvertex; v++)
+			exposed |= m->mate[v] == -1;
+		if (!exposed)
+			break;
 		for (size_t b = 0; b < n2; b++) {
-			m.label[b] = 0;
-			m.best_edge[b] = -1;
+			m->label[b] = 0;
+			m->best_edge[b] = -1;
 		}
 		for (size_t b = (size_t)nvertex; b < n2; b++) {
-			free(m.best_list[b]);
-			m.best_list[b] = NULL;
-			m.nbest_list[b] = 0;
+			free(m->best_list[b]);
+			m->best_list[b] = NULL;
+			m->nbest_list[b] = 0;
 		}
-		memset(m.allow, 0, (size_t)nedge * sizeof(bool));
-		m.nqueue = 0;
+		memset(m->allow, 0, (size_t)m->nedge * sizeof(bool));
+		m->nqueue = 0;
 		for (int v = 0; v < nvertex; v++)
-			if (m.mate[v] == -1 && m.label[m.in_blossom[v]] == 0)
-				blossom_assign_label(&m, v, 1, -1);
+			if (m->mate[v] == -1 && m->label[m->in_blossom[v]] == 0)
+				blossom_assign_label(m, v, 1, -1);
 		for (;;) {
-			while (m.nqueue > 0 && !augmented) {
-				int v = m.queue[--m.nqueue];
-				for (int q = m.neigh_first[v]; q < m.neigh_first[v + 1]; q++) {
-					int p = m.neigh[q], k = p / 2, w = edge_end[p];
-					weight_t ks = 0;
-					if (m.in_blossom[v] == m.in_blossom[w])
+			while (m->nqueue > 0 && !augmented) {
+				int v = m->queue[--m->nqueue];
+				for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1]; q++) {
+					int p = m->neigh[q], k = p / 2, w = m->edge_end[p];
+					weight_t ks = wide_zero;
+					if (m->in_blossom[v] == m->in_blossom[w] ||
+					    wide_is_zero(m->edge_weight[k]))
 						continue;
-					if (!m.allow[k]) {
-						ks = blossom_slack(&m, k);
-						if (ks <= 0)
-							m.allow[k] = true;
+					if (!m->allow[k]) {
+						ks = blossom_slack(m, k);
+						if (wide_cmp(ks, wide_zero) <= 0)
+							m->allow[k] = true;
 					}
-					if (m.allow[k]) {
-						if (m.label[m.in_blossom[w]] == 0) {
-							blossom_assign_label(&m, w, 2, p ^ 1);
-						} else if (m.label[m.in_blossom[w]] == 1) {
-							int base = blossom_scan(&m, v, w);
+					if (m->allow[k]) {
+						if (m->label[m->in_blossom[w]] == 0) {
+							blossom_assign_label(m, w, 2, p ^ 1);
+						} else if (m->label[m->in_blossom[w]] == 1) {
+							int base = blossom_scan(m, v, w);
 							if (base >= 0) {
-								blossom_add(&m, base, k);
+								blossom_add(m, base, k);
 							} else {
-								blossom_augment(&m, k);
+								blossom_augment(m, k);
 								augmented = true;
 								break;
 							}
-						} else if (m.label[w] == 0) {
-							m.label[w] = 2;
-							m.label_end[w] = p ^ 1;
+						} else if (m->label[w] == 0) {
+							m->label[w] = 2;
+							m->label_end[w] = p ^ 1;
 						}
-					} else if (m.label[m.in_blossom[w]] == 1) {
-						int b = m.in_blossom[v];
-						if (m.best_edge[b] == -1 || ks < blossom_slack(&m, m.best_edge[b]))
-							m.best_edge[b] = k;
-					} else if (m.label[w] == 0) {
-						if (m.best_edge[w] == -1 || ks < blossom_slack(&m, m.best_edge[w]))
-							m.best_edge[w] = k;
+					} else if (m->label[m->in_blossom[w]] == 1) {
+						int b = m->in_blossom[v];
+						if (m->best_edge[b] == -1 ||
+						    wide_cmp(ks, blossom_slack(m, m->best_edge[b])) < 0)
+							m->best_edge[b] = k;
+					} else if (m->label[w] == 0) {
+						if (m->best_edge[w] == -1 ||
+						    wide_cmp(ks, blossom_slack(m, m->best_edge[w])) < 0)
+							m->best_edge[w] = k;
 					}
 				}
 			}
 			if (augmented)
 				break;
 
-			int dtype = 1, dedge = -1, dblossom = -1;
-			weight_t delta = m.dual[0];
-			for (int v = 1; v < nvertex; v++)
-				if (m.dual[v] < delta)
-					delta = m.dual[v];
+			/* Perfect matching: no delta for exposed vertices' duals. */
+			int dtype = -1, dedge = -1, dblossom = -1;
+			weight_t delta = wide_zero;
 			for (int v = 0; v < nvertex; v++) {
-				if (m.label[m.in_blossom[v]] == 0 && m.best_edge[v] != -1) {
-					weight_t d = blossom_slack(&m, m.best_edge[v]);
-					if (d < delta) {
+				if (m->label[m->in_blossom[v]] == 0 && m->best_edge[v] != -1) {
+					weight_t d = blossom_slack(m, m->best_edge[v]);
+					if (dtype == -1 || wide_cmp(d, delta) < 0) {
 						delta = d;
 						dtype = 2;
-						dedge = m.best_edge[v];
+						dedge = m->best_edge[v];
 					}
 				}
 			}
 			for (size_t b = 0; b < n2; b++) {
-				if (m.parent[b] == -1 && m.label[b] == 1 && m.best_edge[b] != -1) {
-					weight_t d = blossom_slack(&m, m.best_edge[b]) / 2;
-					if (d < delta) {
+				if (m->parent[b] == -1 && m->label[b] == 1 && m->best_edge[b] != -1) {
+					weight_t d = wide_half(blossom_slack(m, m->best_edge[b]));
+					if (dtype == -1 || wide_cmp(d, delta) < 0) {
 						delta = d;
 						dtype = 3;
-						dedge = m.best_edge[b];
+						dedge = m->best_edge[b];
 					}
 				}
 			}
 			for (size_t b = (size_t)nvertex; b < n2; b++) {
-				if (m.base[b] >= 0 && m.parent[b] == -1 && m.label[b] == 2 &&
-				    m.dual[b] < delta) {
-					delta = m.dual[b];
+				if (m->base[b] >= 0 && m->parent[b] == -1 && m->label[b] == 2 &&
+				    (dtype == -1 || wide_cmp(m->dual[b], delta) < 0)) {
+					delta = m->dual[b];
 					dtype = 4;
 					dblossom = (int)b;
 				}
 			}
+			if (dtype == -1)
+				break;
 			for (int v = 0; v < nvertex; v++) {
-				int l = m.label[m.in_blossom[v]];
+				int l = m->label[m->in_blossom[v]];
 				if (l == 1)
-					m.dual[v] -= delta;
+					m->dual[v] = wide_sub(m->dual[v], delta);
 				else if (l == 2)
-					m.dual[v] += delta;
+					m->dual[v] = wide_add(m->dual[v], delta);
 			}
 			for (size_t b = (size_t)nvertex; b < n2; b++) {
-				if (m.base[b] >= 0 && m.parent[b] == -1) {
-					if (m.label[b] == 1)
-						m.dual[b] += delta;
-					else if (m.label[b] == 2)
-						m.dual[b] -= delta;
+				if (m->base[b] >= 0 && m->parent[b] == -1) {
+					if (m->label[b] == 1)
+						m->dual[b] = wide_add(m->dual[b], delta);
+					else if (m->label[b] == 2)
+						m->dual[b] = wide_sub(m->dual[b], delta);
 				}
 			}
-			if (dtype == 1) {
-				break;
-			} else if (dtype == 2) {
-				m.allow[dedge] = true;
-				int i = edge_end[2 * dedge], j = edge_end[2 * dedge + 1];
-				if (m.label[m.in_blossom[i]] == 0)
+			if (dtype == 2) {
+				m->allow[dedge] = true;
+				int i = m->edge_end[2 * dedge], j = m->edge_end[2 * dedge + 1];
+				if (m->label[m->in_blossom[i]] == 0)
 					i = j;
-				m.queue[m.nqueue++] = i;
+				m->queue[m->nqueue++] = i;
 			} else if (dtype == 3) {
-				m.allow[dedge] = true;
-				m.queue[m.nqueue++] = edge_end[2 * dedge];
+				m->allow[dedge] = true;
+				m->queue[m->nqueue++] = m->edge_end[2 * dedge];
 			} else {
-				blossom_expand(&m, dblossom, false);
+				blossom_expand(m, dblossom, false);
 			}
 		}
-		if (!augmented)
+		if (!augmented) {
+			rc = -1;
 			break;
+		}
 		for (size_t b = (size_t)nvertex; b < n2; b++)
-			if (m.parent[b] == -1 && m.base[b] >= 0 && m.label[b] == 1 && m.dual[b] == 0)
-				blossom_expand(&m, (int)b, true);
+			if (m->parent[b] == -1 && m->base[b] >= 0 && m->label[b] == 1 &&
+			    wide_is_zero(m->dual[b]))
+				blossom_expand(m, (int)b, true);
 	}
 	for (int v = 0; v < nvertex; v++)
-		partner[v] = m.mate[v] >= 0 ? edge_end[m.mate[v]] : -1;
-	rc = 0;
-out:
-	blossom_free(&m);
+		m->result[v] = m->mate[v] >= 0 ? m->edge_end[m->mate[v]] : -1;
+	/* Dissolve the blossoms; matched edges no longer tight are freed. */
+	for (int v = 0; v < nvertex; v++) {
+		weight_t add = wide_zero;
+		for (int b = m->parent[v]; b >= 0; b = m->parent[b])
+			add = wide_add(add, m->dual[b]);
+		m->dual[v] = wide_add(m->dual[v], add);
+	}
+	for (int v = 0; v < nvertex; v++) {
+		if (m->mate[v] >= 0 && !wide_is_zero(blossom_slack(m, m->mate[v] / 2)))
+			matcher_unmatch(m, v);
+	}
+	for (size_t b = (size_t)nvertex; b < n2; b++) {
+		free(m->best_list[b]);
+		m->best_list[b] = NULL;
+		m->nbest_list[b] = 0;
+		m->parent[b] = -1;
+	}
+	for (int v = 0; v < nvertex; v++)
+		m->parent[v] = -1;
+	if (rc < 0)
+		m->started = false;
 	return rc;
 }
 
@@ -763,33 +975,71 @@ struct dutch_player {
 	int nplayed;
 	enum tourney_colour *history;	/* colours of games played, oldest first */
 	enum tourney_colour pref;
+	enum tourney_colour repeated;	/* colour of the last two games if equal */
 	enum pref_strength strength;
 	enum tourney_float float1, float2;	/* one and two rounds back */
 	bool bye_ok, topscorer;
 };
 
+/* What an edge of the matcher stands for; its weight follows from the bracket's layout. */
+enum edge_kind {
+	EDGE_NONE,	/* the players may not meet, or the edge was dropped */
+	EDGE_PLAIN,	/* allowed, no criterion weighed (outside the bracket) */
+	EDGE_WEIGHED,	/* the criteria of a bracket pair */
+};
+
+struct edge_state {
+	unsigned char kind;
+	bool curr, next, bye;	/* lower player in this bracket / next; bye field on */
+	int64_t low;		/* added below the criteria: the order of the procedure */
+};
+
+/* Weight fields, highest priority first; see edge_encode(). */
+enum field {
+	FIELD_PAIRS,		/* C5: pairs in the bracket */
+	FIELD_PAIR_SCORES,	/* C6: their scores (per score) */
+	FIELD_NEXT,		/* C7: pairs in the next bracket */
+	FIELD_NEXT_SCORES,	/* C7: their scores (per score) */
+	FIELD_BYE,		/* the bye assignee has played the most games */
+	FIELD_COLOUR_WIDE,	/* topscorers' colour difference beyond 2 */
+	FIELD_COLOUR_THREE,	/* topscorers' same colour three times */
+	FIELD_COLOUR,		/* unmet colour preferences */
+	FIELD_STRONG,		/* unmet strong colour preferences */
+	FIELD_DOWN1,		/* repeated floats one and two rounds back */
+	FIELD_UP1,
+	FIELD_DOWN2,
+	FIELD_UP2,
+	FIELD_DOWN1_SCORES,	/* and their scores (per score) */
+	FIELD_UP1_SCORES,
+	FIELD_DOWN2_SCORES,
+	FIELD_UP2_SCORES,
+	FIELD_NB
+};
+
+#define SCORE_SLOTS	(2 * TOURNEY_ROUNDS_MAX + 8)
+/* Every edge carries this bit: the matching is perfect, so it adds a constant. */
+#define PRESENT_BIT	236
+
 struct dutch {
 	const struct tourney *t;
-	int round, n;
+	int round, n, nv;		/* players; vertices (plus a dummy when n is odd) */
 	struct dutch_player *pl;	/* available players, by score then start number */
 	unsigned char *met;		/* met[i * n + j]: played over the board */
 	enum tourney_colour *histories;
 	int *partner;			/* final pairing, by sorted index; n = bye, -1 open */
+	struct blossom m;
+	struct edge_state *cur;		/* what the matcher holds, per edge */
+	struct edge_state *base;	/* the bracket's base edges */
+	int bye_score;			/* lowest score the bye can go to */
+	bool bye_field;			/* the bye assignee is the bracket's only floater */
+	int *bye_rank;			/* by games played */
+	int low_bits;			/* room below the criteria */
 	/* Per bracket. */
-	int *role;			/* ROLE_* of each sorted player */
-	int *bpos;			/* position in the bracket (MDPs first) */
-	int *level;			/* C6 score level of a bracket player, 0 = residents */
-	int nmdp, nres, bsize;
-	weight_t *order_w;		/* see pair_order_cost() */
-	weight_t order_max;
-	int order_exact;
-};
-
-enum role {
-	ROLE_DONE,	/* paired already */
-	ROLE_BRACKET,
-	ROLE_NEXT,	/* in the next score group */
-	ROLE_LOWER,
+	int *list, nlist, nmdp, ncur;	/* MDPs, residents, next score group */
+	int group_begin, group_end;	/* sorted indices of the residents */
+	bool *matched;
+	int pos[FIELD_NB];
+	int score_shift[SCORE_SLOTS];
 };
 
 static enum tourney_colour colour_other(enum tourney_colour c)
@@ -798,30 +1048,36 @@ static enum tourney_colour colour_other(enum tourney_colour c)
 	    TOURNEY_COLOUR_NONE;
 }
 
+static int colour_imbalance(const struct dutch_player *p)
+{
+	return abs(p->colour_diff);
+}
+
 /* A.6 colour preference from the colours of games played. */
 static void player_preference(struct dutch_player *p)
 {
-	enum tourney_colour last, prev;
+	int run = 0;
+	enum tourney_colour last = TOURNEY_COLOUR_NONE;
 
-	p->pref = TOURNEY_COLOUR_NONE;
-	p->strength = PREF_NONE;
-	if (p->nplayed == 0)
-		return;
-	last = p->history[p->nplayed - 1];
-	prev = p->nplayed >= 2 ? p->history[p->nplayed - 2] : TOURNEY_COLOUR_NONE;
-	if (p->colour_diff > 1 || (last == TOURNEY_WHITE && prev == TOURNEY_WHITE)) {
-		p->pref = TOURNEY_BLACK;
-		p->strength = PREF_ABSOLUTE;
-	} else if (p->colour_diff < -1 || (last == TOURNEY_BLACK && prev == TOURNEY_BLACK)) {
-		p->pref = TOURNEY_WHITE;
-		p->strength = PREF_ABSOLUTE;
-	} else if (p->colour_diff != 0) {
-		p->pref = p->colour_diff > 0 ? TOURNEY_BLACK : TOURNEY_WHITE;
-		p->strength = PREF_STRONG;
-	} else {
-		p->pref = colour_other(last);
-		p->strength = PREF_MILD;
+	for (int i = 0; i < p->nplayed; i++) {
+		run = p->history[i] == last ? run + 1 : 1;
+		last = p->history[i];
 	}
+	enum tourney_colour lower = p->colour_diff > 0 ? TOURNEY_BLACK : TOURNEY_WHITE;
+	p->repeated = run > 1 ? last : TOURNEY_COLOUR_NONE;
+	p->pref = colour_imbalance(p) > 1 ? lower : run > 1 ? colour_other(last) :
+	    colour_imbalance(p) > 0 ? lower : run ? colour_other(last) : TOURNEY_COLOUR_NONE;
+	if (colour_imbalance(p) > 1 || p->repeated != TOURNEY_COLOUR_NONE)
+		p->strength = PREF_ABSOLUTE;
+	else if (colour_imbalance(p) > 0)
+		p->strength = PREF_STRONG;
+	else
+		p->strength = run ? PREF_MILD : PREF_NONE;
+}
+
+static bool pref_absolute(const struct dutch_player *p)
+{
+	return p->strength == PREF_ABSOLUTE;
 }
 
 /* C1 and C3: whether the sorted players i and j may meet. */
@@ -831,7 +1087,7 @@ static bool dutch_compatible(const struct dutch *d, int i, int j)
 
 	if (d->met[(size_t)i * (size_t)d->n + (size_t)j])
 		return false;
-	if (a->strength == PREF_ABSOLUTE && b->strength == PREF_ABSOLUTE && a->pref == b->pref &&
+	if (pref_absolute(a) && pref_absolute(b) && a->pref == b->pref &&
 	    !a->topscorer && !b->topscorer)
 		return false;
 	return true;
@@ -866,42 +1122,7 @@ static enum tourney_colour dutch_colour(const struct dutch *d, int hi, int lo)
 	return a->id % 2 ? initial : colour_other(initial);	/* E.5 */
 }
 
-/* C8 and C9 faults of one player given colour c: colour difference beyond 2, three in a row. */
-static void colour_faults(const struct dutch_player *p, enum tourney_colour c, int *wide, int *three)
-{
-	int diff = p->colour_diff + (c == TOURNEY_WHITE ? 1 : -1);
-
-	if (diff > 2 || diff < -2)
-		(*wide)++;
-	if (p->nplayed >= 2 && p->history[p->nplayed - 1] == c && p->history[p->nplayed - 2] == c)
-		(*three)++;
-}
-
-/* Weight fields, highest priority first. */
-enum field {
-	FIELD_EDGE,		/* C4: every pair counts */
-	FIELD_PAIRS,		/* C5 */
-	FIELD_LEVEL_FIRST,	/* C6: one field per MDP score level, highest first */
-	FIELD_LEVEL_LAST = FIELD_LEVEL_FIRST + TOURNEY_ROUNDS_MAX * 2,
-	FIELD_NEXT,		/* C7 */
-	FIELD_TOP_WIDE,		/* C8 */
-	FIELD_TOP_THREE,	/* C9 */
-	FIELD_COLOUR,		/* C10 */
-	FIELD_STRONG,		/* C11 */
-	FIELD_DOWN1,		/* C12 */
-	FIELD_UP1,		/* C13 */
-	FIELD_DOWN2,		/* C14 */
-	FIELD_UP2,		/* C15 */
-	FIELD_MDP_ORDER,	/* order of the MDPs' pairing (S1 = MDPs) */
-	FIELD_EXCHANGE,		/* then remainder transpositions before exchanges */
-	FIELD_ORDER,		/* then the order of transpositions */
-	FIELD_NB
-};
-
-/* Weights must leave the matching's dual arithmetic room below 2^127. */
-#define WEIGHT_BITS_MAX	120
-
-static int bits_for(weight_t bound)
+static int bits_for(long bound)
 {
 	int bits = 0;
 
@@ -912,139 +1133,384 @@ static int bits_for(weight_t bound)
 	return bits;
 }
 
-/*
- * Where bracket players u and v stand in the standard order.  *exchange is
- * set for pairs the order reaches only by exchanges (two MDPs, two players
- * of one half of the remainder).  Otherwise the cost is j x order_w[q]: the
- * S1 player's place q in the sequence (MDPs first, then the remainder's S1)
- * times the index j of its S2 partner, so that with order_w[] decreasing
- * geometrically the smallest total is the lexicographically first
- * transposition.  Past the places the weight's bits allow, the cost is the
- * distance from the S1[i]-S2[i] partner.  An S1 player floating out costs
- * the most.
- */
-/* Sequence place q, S1 index i, S2 index j: exact places weigh j, the tail its distance. */
-static weight_t order_term(const struct dutch *d, int q, int i, int j)
+static struct edge_state *edge_at(const struct dutch *d, struct edge_state *a, int i, int j)
 {
-	if (q < d->order_exact)
-		return (weight_t)j * d->order_w[q];
-	return (weight_t)(j > i ? j - i : i - j);
-}
-
-static weight_t pair_order_cost(const struct dutch *d, int u, int v, bool *exchange)
-{
-	int pu = d->bpos[u], pv;
-	int k0 = d->nmdp < d->nres ? d->nmdp : d->nres;
-	int half = (d->nres - k0) / 2;
-
-	*exchange = false;
-	if (v < 0 || d->role[v] != ROLE_BRACKET) {
-		int r = pu - d->nmdp - k0;
-		return pu < d->nmdp || (r >= 0 && r < half) ? d->order_max : 0;
-	}
-	pv = d->bpos[v];
-	if (pu > pv) {
-		int tmp = pu;
-		pu = pv;
-		pv = tmp;
-	}
-	if (pv < d->nmdp) {
-		*exchange = true;
-		return 0;
-	}
-	if (pu < d->nmdp)				/* S1 = MDPs, S2 = residents */
-		return order_term(d, pu, pu, pv - d->nmdp);
-	int i = pu - d->nmdp - k0, j = pv - d->nmdp - k0 - half;
-	if (i < 0)
-		i = 0;
-	if (i >= half || j < 0) {
-		*exchange = true;
-		return 0;
-	}
-	return order_term(d, d->nmdp + i, i, j);
-}
-
-/* Float penalties of bracket player u paired with v (-1 for the dummy). */
-static void float_faults(const struct dutch *d, int u, int v, int fault[4])
-{
-	const struct dutch_player *p = &d->pl[u];
-	bool down = v < 0 || d->role[v] != ROLE_BRACKET || d->pl[v].score < p->score;
-	bool up = v >= 0 && d->role[v] == ROLE_BRACKET && d->pl[v].score > p->score;
-
-	fault[0] = down && p->float1 == TOURNEY_FLOAT_DOWN;
-	fault[1] = up && p->float1 == TOURNEY_FLOAT_UP;
-	fault[2] = down && p->float2 == TOURNEY_FLOAT_DOWN;
-	fault[3] = up && p->float2 == TOURNEY_FLOAT_UP;
+	return &a[matcher_edge(&d->m, i, j)];
 }
 
 /*
- * Field values of the edge u-v (v = -1 for the dummy); u, v are sorted
- * indices.  Values are "goodness", never negative.
+ * Weight of the edge between sorted players h < l in state e under the
+ * bracket's layout.  Pairs whose lower player is in the bracket score the
+ * pair (C5) at the higher player's score (C6); pairs into the next score
+ * group score C7 likewise.  For bracket pairs: the topscorer colour
+ * criteria, unmet colour preferences, strong ones, then repeated floats
+ * one and two rounds back, counted and then at their scores (a pair scores
+ * when it does NOT repeat a float).  The bye field, when on, prefers to
+ * leave unpaired the bye candidate who has played the most games.
  */
-static void edge_fields(const struct dutch *d, int u, int v, weight_t maxcost, weight_t *f)
+static weight_t edge_encode(const struct dutch *d, int h, int l, const struct edge_state *e)
 {
-	bool ub = d->role[u] == ROLE_BRACKET, vb = v >= 0 && d->role[v] == ROLE_BRACKET;
+	if (e->kind == EDGE_NONE)
+		return wide_zero;
+	weight_t w = wide_bit(PRESENT_BIT);
+	if (e->kind == EDGE_PLAIN)
+		return w;
+	const struct dutch_player *ph = &d->pl[h], *pll = &d->pl[l];
+	const int *pos = d->pos, *sh = d->score_shift;
+	if (e->curr) {
+		w = wide_add(w, wide_bit(pos[FIELD_PAIRS]));
+		w = wide_add(w, wide_bit(pos[FIELD_PAIR_SCORES] + sh[ph->score]));
+	}
+	if (e->next) {
+		w = wide_add(w, wide_bit(pos[FIELD_NEXT]));
+		w = wide_add(w, wide_bit(pos[FIELD_NEXT_SCORES] + sh[ph->score]));
+	}
+	if (e->bye) {
+		int rank = 0;
+		if (ph->score == d->bye_score)
+			rank += d->bye_rank[ph->nplayed];
+		if (pll->score == d->bye_score)
+			rank += d->bye_rank[pll->nplayed];
+		w = wide_add(w, wide_shifted((uint64_t)rank, pos[FIELD_BYE]));
+	}
+	if (e->curr) {
+		/* Seen from the lower player p against the higher o. */
+		const struct dutch_player *p = pll, *o = ph;
+		bool same = p->pref == o->pref;
+		bool c1 = !(colour_imbalance(p) > 1 && colour_imbalance(o) > 1 && same);
+		bool c2 = !pref_absolute(p) || !pref_absolute(o) || !same;
+		if (!c2) {
+			if (colour_imbalance(p) == colour_imbalance(o))
+				c2 = p->repeated == TOURNEY_COLOUR_NONE || p->repeated != o->repeated;
+			else
+				c2 = (colour_imbalance(p) > colour_imbalance(o) ? o : p)->repeated !=
+				    colour_other(p->pref);
+		}
+		bool c3 = !same || p->pref == TOURNEY_COLOUR_NONE;
+		bool c4 = (p->strength != PREF_STRONG && !pref_absolute(p)) ||
+		    (o->strength != PREF_STRONG && !pref_absolute(o)) ||
+		    (pref_absolute(p) && pref_absolute(o)) || !same;
+		w = wide_add(w, wide_shifted(c1, pos[FIELD_COLOUR_WIDE]));
+		w = wide_add(w, wide_shifted(c2, pos[FIELD_COLOUR_THREE]));
+		w = wide_add(w, wide_shifted(c3, pos[FIELD_COLOUR]));
+		w = wide_add(w, wide_shifted(c4, pos[FIELD_STRONG]));
+		bool hl = ph->score > pll->score;
+		if (d->round > 1) {
+			int down = (pll->float1 == TOURNEY_FLOAT_DOWN) +
+			    (!hl && ph->float1 == TOURNEY_FLOAT_DOWN);
+			bool up = !(hl && pll->float1 == TOURNEY_FLOAT_UP);
+			w = wide_add(w, wide_shifted((uint64_t)down, pos[FIELD_DOWN1]));
+			w = wide_add(w, wide_shifted(up, pos[FIELD_UP1]));
+			if (pll->float1 == TOURNEY_FLOAT_DOWN)
+				w = wide_add(w, wide_bit(pos[FIELD_DOWN1_SCORES] + sh[pll->score]));
+			if (ph->float1 == TOURNEY_FLOAT_DOWN)
+				w = wide_add(w, wide_bit(pos[FIELD_DOWN1_SCORES] + sh[ph->score]));
+			if (up)
+				w = wide_add(w, wide_bit(pos[FIELD_UP1_SCORES] + sh[ph->score]));
+		}
+		if (d->round > 2) {
+			int down = (pll->float2 == TOURNEY_FLOAT_DOWN) +
+			    (!hl && ph->float2 == TOURNEY_FLOAT_DOWN);
+			bool up = !(hl && pll->float2 == TOURNEY_FLOAT_UP);
+			w = wide_add(w, wide_shifted((uint64_t)down, pos[FIELD_DOWN2]));
+			w = wide_add(w, wide_shifted(up, pos[FIELD_UP2]));
+			if (pll->float2 == TOURNEY_FLOAT_DOWN)
+				w = wide_add(w, wide_bit(pos[FIELD_DOWN2_SCORES] + sh[pll->score]));
+			if (ph->float2 == TOURNEY_FLOAT_DOWN)
+				w = wide_add(w, wide_bit(pos[FIELD_DOWN2_SCORES] + sh[ph->score]));
+			if (up)
+				w = wide_add(w, wide_bit(pos[FIELD_UP2_SCORES] + sh[ph->score]));
+		}
+	}
+	return wide_add(w, wide_small(e->low));
+}
 
-	memset(f, 0, FIELD_NB * sizeof *f);
-	f[FIELD_EDGE] = 1;
-	if (!ub && vb) {
-		int tmp = u;
-		u = v;
-		v = tmp;
-		ub = true;
-		vb = false;
-	}
-	if (!ub) {
-		bool un = d->role[u] == ROLE_NEXT, vn = v >= 0 && d->role[v] == ROLE_NEXT;
-		f[FIELD_NEXT] = un && vn;
-		return;
-	}
-	f[FIELD_NEXT] = !vb && v >= 0 && d->role[v] == ROLE_NEXT;
-	int fu[4], fv[4] = { 0, 0, 0, 0 };
-	float_faults(d, u, v, fu);
-	if (vb)
-		float_faults(d, v, u, fv);
-	int ends = vb ? 2 : 1;
-	f[FIELD_DOWN1] = ends - fu[0] - fv[0];
-	f[FIELD_UP1] = ends - fu[1] - fv[1];
-	f[FIELD_DOWN2] = ends - fu[2] - fv[2];
-	f[FIELD_UP2] = ends - fu[3] - fv[3];
-	bool exchange;
-	weight_t cost = pair_order_cost(d, u, v, &exchange);
-	if (vb && (d->bpos[u] < d->nmdp) != (d->bpos[v] < d->nmdp)) {
-		/* The MDPs' pairing is settled before the remainder is looked at. */
-		f[FIELD_MDP_ORDER] = maxcost - cost;
-		cost = 0;
-	}
-	f[FIELD_ORDER] = maxcost * ends - cost;
-	f[FIELD_EXCHANGE] = ends - exchange;
-	f[FIELD_TOP_WIDE] = 2 * ends;
-	f[FIELD_TOP_THREE] = 2 * ends;
-	f[FIELD_COLOUR] = ends;
-	f[FIELD_STRONG] = ends;
-	if (!vb)
-		return;
-	f[FIELD_PAIRS] = 1;
-	if (d->level[u] > 0)
-		f[FIELD_LEVEL_FIRST + d->level[u] - 1]++;
-	if (d->level[v] > 0)
-		f[FIELD_LEVEL_FIRST + d->level[v] - 1]++;
+/* Puts state s on edge owner-other and into the matcher. */
+static void edge_put(struct dutch *d, int owner, int other, struct edge_state s)
+{
+	int h = owner < other ? owner : other, l = owner < other ? other : owner;
 
-	const struct dutch_player *a = &d->pl[u], *b = &d->pl[v];
-	int hi = u < v ? u : v, lo = u < v ? v : u;
-	enum tourney_colour chi = dutch_colour(d, hi, lo);
-	if (d->pl[hi].topscorer || d->pl[lo].topscorer) {
-		int wide = 0, three = 0;
-		colour_faults(&d->pl[hi], chi, &wide, &three);
-		colour_faults(&d->pl[lo], colour_other(chi), &wide, &three);
-		f[FIELD_TOP_WIDE] -= wide;
-		f[FIELD_TOP_THREE] -= three;
+	*edge_at(d, d->cur, h, l) = s;
+	matcher_set(&d->m, owner, other, edge_encode(d, h, l, &s));
+}
+
+/* The base edge of list positions a, b with low added (none if the base edge is off). */
+static struct edge_state edge_base(struct dutch *d, int a, int b, int64_t low)
+{
+	struct edge_state s = *edge_at(d, d->base, d->list[a], d->list[b]);
+
+	if (s.kind != EDGE_NONE)
+		s.low = low;
+	return s;
+}
+
+static void edge_drop_base(struct dutch *d, int a, int b)
+{
+	edge_at(d, d->base, d->list[a], d->list[b])->kind = EDGE_NONE;
+}
+
+/* Partner of sorted player v in the last solve; v itself for the bye. */
+static int mate_of(const struct dutch *d, int v)
+{
+	int w = d->m.result[v];
+
+	return w >= d->n || w < 0 ? v : w;
+}
+
+static void pair_finalize(struct dutch *d, int v, int w)
+{
+	d->matched[v] = d->matched[w] = true;
+	if (w != v)
+		matcher_retire(&d->m, v, w);
+}
+
+static int solve(struct dutch *d)
+{
+	return matcher_solve(&d->m);
+}
+
+/* Field positions for the bracket in d->list; -1 when they need too many bits. */
+static int bracket_layout(struct dutch *d)
+{
+	int count[SCORE_SLOTS] = { 0 }, width[FIELD_NB], shift = 0, total = 0;
+	int nb = bits_for(d->nlist);
+
+	for (int i = 0; i < d->nlist; i++)
+		count[d->pl[d->list[i]].score]++;
+	for (int s = 0; s < SCORE_SLOTS; s++) {
+		d->score_shift[s] = shift;
+		shift += bits_for(count[s]);
 	}
-	if (a->pref != TOURNEY_COLOUR_NONE && a->pref == b->pref) {
-		f[FIELD_COLOUR]--;
-		if (a->strength >= PREF_STRONG && b->strength >= PREF_STRONG)
-			f[FIELD_STRONG]--;
+	for (int f = 0; f < FIELD_NB; f++)
+		width[f] = nb;
+	width[FIELD_PAIR_SCORES] = width[FIELD_NEXT_SCORES] = shift;
+	width[FIELD_DOWN1_SCORES] = width[FIELD_UP1_SCORES] = shift;
+	width[FIELD_DOWN2_SCORES] = width[FIELD_UP2_SCORES] = shift;
+	width[FIELD_BYE] = 2 * bits_for(d->n) + 1;
+	total = d->low_bits;
+	for (int f = FIELD_NB - 1; f >= 0; f--) {
+		d->pos[f] = total;
+		total += width[f];
 	}
+	return total < PRESENT_BIT - 2 ? 0 : -1;
+}
+
+/* Whether sorted player v is the higher player of a pair inside the residents. */
+static bool pairs_down(const struct dutch *d, int v)
+{
+	int w = mate_of(d, v);
+
+	return w > v && w < d->group_end;
+}
+
+static bool is_resident(const struct dutch *d, int w)
+{
+	return w >= d->group_begin && w < d->group_end;
+}
+
+/* Remainder edge weight: transpositions before exchanges, then small exchanges. */
+static struct edge_state remainder_edge(struct dutch *d, const int *rem, int a, int b, int pairs,
+    int64_t extra)
+{
+	int64_t low = ((int64_t)(a < pairs) << (2 * (d->low_bits - 1) / 3)) - a;
+
+	return edge_base(d, rem[a], rem[b], 2 * low + extra);
+}
+
+/*
+ * Pairs one bracket: list[0..nmdp) the moved-down players, list[nmdp..ncur)
+ * the residents, list[ncur..nlist) the next score group.  The criteria
+ * settle a maximum-weight matching; then, one decision at a time, each
+ * re-solved: which MDPs are paired (higher ranks first), their opponents
+ * (highest-ranked resident that still allows an optimal pairing), which S1
+ * players are exchanged (lowest first) and which S2 players (highest
+ * first), and the S1 players' opponents in order.  Returns -1 on failure.
+ */
+static int dutch_bracket(struct dutch *d)
+{
+	int *list = d->list, nmdp = d->nmdp, ncur = d->ncur, nlist = d->nlist;
+	int *rem = NULL, nrem = 0, pairs = 0, rc = -1;
+
+	for (int l = nmdp; l < nlist; l++) {
+		for (int s = 0; s < l; s++) {
+			struct edge_state e = { EDGE_NONE, false, false, false, 0 };
+			if (dutch_compatible(d, list[s], list[l])) {
+				e.kind = EDGE_WEIGHED;
+				e.curr = l < ncur;
+				e.next = l >= ncur;
+				e.bye = d->bye_field;
+			}
+			*edge_at(d, d->base, list[s], list[l]) = e;
+			edge_put(d, list[l], list[s], e);
+		}
+	}
+	/* The MDPs' edges among themselves keep their state under the new layout. */
+	for (int a = 0; a < nmdp; a++)
+		for (int b = a + 1; b < nmdp; b++)
+			edge_put(d, list[a], list[b], *edge_at(d, d->cur, list[a], list[b]));
+	if (solve(d) < 0)
+		return -1;
+
+	/* Which MDPs are paired in the bracket: per score, the highest first. */
+	int level = -1, left = 0, left_paired = 0;
+	for (int i = 0; i < nmdp; i++) {
+		int v = list[i];
+		if (i == 0 || d->pl[v].score < level) {
+			level = d->pl[v].score;
+			left = left_paired = 0;
+			for (int k = i; k < nmdp && d->pl[list[k]].score >= level; k++) {
+				left++;
+				left_paired += is_resident(d, mate_of(d, list[k]));
+			}
+		}
+		if (!left_paired)
+			continue;
+		if (left <= left_paired) {
+			d->matched[v] = true;
+			continue;
+		}
+		left--;
+		if (!is_resident(d, mate_of(d, v))) {
+			for (int o = nmdp; o < ncur; o++) {
+				struct edge_state e = edge_base(d, o, i, 1);
+				if (e.kind != EDGE_NONE)
+					edge_put(d, v, list[o], e);
+			}
+			if (solve(d) < 0)
+				return -1;
+		}
+		if (is_resident(d, mate_of(d, v))) {
+			d->matched[v] = true;
+			left_paired--;
+			for (int o = nmdp; o < ncur; o++) {
+				struct edge_state e = edge_base(d, o, i, ncur - nmdp + 1);
+				if (e.kind != EDGE_NONE)
+					edge_put(d, v, list[o], e);
+			}
+		}
+	}
+	/* The MDPs' opponents: the highest-ranked resident possible. */
+	for (int i = 0; i < nmdp; i++) {
+		int v = list[i];
+		if (!d->matched[v])
+			continue;
+		int64_t addend = nlist;
+		for (int o = ncur - 1; o >= nmdp; o--) {
+			if (d->matched[list[o]])
+				continue;
+			struct edge_state e = edge_base(d, o, i, addend);
+			if (e.kind != EDGE_NONE) {
+				edge_put(d, v, list[o], e);
+				addend++;
+			}
+		}
+		if (solve(d) < 0)
+			return -1;
+		pair_finalize(d, v, mate_of(d, v));
+	}
+
+	/* The remainder: residents not paired with an MDP. */
+	rem = malloc(((size_t)ncur + 1) * sizeof *rem);
+	if (!rem)
+		return -1;
+	for (int k = nmdp; k < ncur; k++) {
+		int v = list[k], w = mate_of(d, v);
+		if (w < d->group_begin)
+			continue;
+		rem[nrem++] = k;
+		if (w < v)
+			pairs++;
+	}
+	for (int b = 0; b < nrem; b++)
+		for (int a = 0; a < b; a++)
+			edge_put(d, list[rem[a]], list[rem[b]], remainder_edge(d, rem, a, b, pairs, 0));
+	if (solve(d) < 0)
+		goto out;
+	int exchanges = 0;
+	for (int a = 0; a < pairs; a++)
+		exchanges += !pairs_down(d, list[rem[a]]);
+
+	/* S1 players to exchange: the lowest first. */
+	int todo = exchanges;
+	for (int a = pairs - 1; a >= 0 && todo; a--) {
+		int v = list[rem[a]];
+		if (pairs_down(d, v)) {
+			for (int b = a + 1; b < nrem; b++) {
+				struct edge_state e = remainder_edge(d, rem, a, b, pairs, -1);
+				if (e.kind != EDGE_NONE)
+					edge_put(d, v, list[rem[b]], e);
+			}
+			if (solve(d) < 0)
+				goto out;
+		}
+		bool exchange = !pairs_down(d, v);
+		todo -= exchange;
+		for (int b = a + 1; b < nrem; b++) {
+			if (exchange)
+				edge_drop_base(d, rem[a], rem[b]);
+			edge_put(d, v, list[rem[b]], remainder_edge(d, rem, a, b, pairs, 0));
+		}
+	}
+	/* S2 players to exchange: the highest first. */
+	todo = exchanges;
+	for (int a = pairs; a < nrem && todo > 1; a++) {
+		int v = list[rem[a]];
+		bool already = pairs_down(d, v);
+		if (!already) {
+			for (int b = a + 1; b < nrem; b++) {
+				struct edge_state e = remainder_edge(d, rem, a, b, pairs, 1);
+				if (e.kind != EDGE_NONE)
+					edge_put(d, v, list[rem[b]], e);
+			}
+			if (solve(d) < 0)
+				goto out;
+		}
+		if (pairs_down(d, v)) {
+			todo--;
+			for (int b = 0; b < a; b++) {
+				edge_drop_base(d, rem[b], rem[a]);
+				edge_put(d, v, list[rem[b]], edge_base(d, rem[b], rem[a], 0));
+			}
+			for (int o = ncur; o < nlist; o++) {
+				edge_drop_base(d, rem[a], o);
+				edge_put(d, v, list[o], edge_base(d, rem[a], o, 0));
+			}
+		}
+		if (!already)
+			for (int b = a + 1; b < nrem; b++)
+				edge_put(d, v, list[rem[b]], remainder_edge(d, rem, a, b, pairs, 0));
+	}
+	/* Settle who is in S1: only S1-S2 edges stay. */
+	for (int a = 0; a < nrem; a++) {
+		int v = list[rem[a]];
+		for (int b = a + 1; b < nrem; b++) {
+			if (!pairs_down(d, v) || pairs_down(d, list[rem[b]]))
+				edge_drop_base(d, rem[a], rem[b]);
+			edge_put(d, v, list[rem[b]], edge_base(d, rem[a], rem[b], 0));
+		}
+	}
+	/* The S1 players' opponents, in order: the highest possible first. */
+	for (int a = 0; a < nrem; a++) {
+		int v = list[rem[a]];
+		if (!pairs_down(d, v))
+			continue;
+		int64_t addend = 0;
+		for (int b = nrem - 1; b > a; b--) {
+			if (d->matched[list[rem[b]]])
+				continue;
+			struct edge_state e = edge_base(d, rem[a], rem[b], addend);
+			if (e.kind != EDGE_NONE)
+				edge_put(d, v, list[rem[b]], e);
+			addend++;
+		}
+		if (solve(d) < 0)
+			goto out;
+		pair_finalize(d, v, mate_of(d, v));
+	}
+	rc = 0;
+out:
+	free(rem);
+	return rc;
 }
 
 static int sort_players(const void *x, const void *y)
@@ -1127,12 +1593,21 @@ static int dutch_load(struct dutch *d, const struct tourney *t, int round)
 		index[d->pl[i].id] = i;
 	d->met = calloc((size_t)d->n * (size_t)d->n + 1, 1);
 	d->partner = malloc(((size_t)d->n + 1) * sizeof *d->partner);
-	d->role = malloc(((size_t)d->n + 1) * sizeof *d->role);
-	d->bpos = malloc(((size_t)d->n + 1) * sizeof *d->bpos);
-	d->level = malloc(((size_t)d->n + 1) * sizeof *d->level);
-	d->order_w = malloc(((size_t)d->n + 1) * sizeof *d->order_w);
-	if (!d->met || !d->partner || !d->role || !d->bpos || !d->level || !d->order_w)
+	d->list = malloc(((size_t)d->n + 1) * sizeof *d->list);
+	d->matched = calloc((size_t)d->n + 2, sizeof *d->matched);
+	d->bye_rank = calloc((size_t)round + 2, sizeof *d->bye_rank);
+	d->nv = d->n + d->n % 2;
+	if (!d->met || !d->partner || !d->list || !d->matched || !d->bye_rank)
 		goto out;
+	if (matcher_init(&d->m, d->nv) < 0)
+		goto out;
+	{
+		size_t nedge = (size_t)d->m.nedge + 1;
+		d->cur = calloc(nedge, sizeof *d->cur);
+		d->base = calloc(nedge, sizeof *d->base);
+		if (!d->cur || !d->base)
+			goto out;
+	}
 	for (int r = 1; r <= prior; r++) {
 		const struct tourney_round *rd = &t->rounds[r];
 		for (int g = 0; g < rd->ngames; g++) {
@@ -1158,175 +1633,150 @@ static void dutch_free(struct dutch *d)
 	free(d->histories);
 	free(d->met);
 	free(d->partner);
-	free(d->role);
-	free(d->bpos);
-	free(d->level);
-	free(d->order_w);
+	free(d->list);
+	free(d->matched);
+	free(d->bye_rank);
+	free(d->cur);
+	free(d->base);
+	matcher_free(&d->m);
 }
 
 /*
- * Pairs one bracket: the open players with role BRACKET (positions and
- * levels set).  Keeps the pairs inside the bracket, or all pairs when last.
- * Returns 0, or -1 with err set.
+ * Puts every allowed pair on the matcher as a plain edge.  With an odd
+ * number of players, first finds the lowest score the pairing-allocated
+ * bye can go to (the dummy vertex is joined to the eligible players) and
+ * whether the top score group then pairs within itself; the dummy keeps
+ * edges only to the bye candidates.  Returns -1 when no pairing exists.
  */
-static int dutch_bracket(struct dutch *d, bool last, char *err, size_t errlen)
+static int dutch_setup(struct dutch *d)
 {
-	int *vertex = NULL, *sorted_of = NULL, *edge_end = NULL, *partner = NULL;
-	weight_t *weight = NULL;
-	int nv = 0, ne = 0, dummy = -1, rc = -1;
-	weight_t bound[FIELD_NB], f[FIELD_NB];
-	int shift[FIELD_NB];
-	size_t cap;
+	int n = d->n, group[SCORE_SLOTS] = { 0 }, ngroups = 0;
 
-	vertex = malloc(((size_t)d->n + 1) * sizeof *vertex);
-	sorted_of = malloc(((size_t)d->n + 1) * sizeof *sorted_of);
-	if (!vertex || !sorted_of)
-		goto oom;
-	for (int i = 0; i < d->n; i++) {
-		vertex[i] = -1;
-		if (d->role[i] != ROLE_DONE) {
-			vertex[i] = nv;
-			sorted_of[nv++] = i;
-		}
-	}
-	if (nv % 2)
-		dummy = nv++;
-	cap = (size_t)nv * (size_t)(nv - 1) / 2 + 1;
-	edge_end = malloc(2 * cap * sizeof *edge_end);
-	weight = malloc(cap * sizeof *weight);
-	partner = malloc((size_t)nv * sizeof *partner);
-	if (!edge_end || !weight || !partner)
-		goto oom;
-
-	/* Field widths from bounds on each field's sum over any matching. */
-	int nnext = 0;
-	for (int i = 0; i < d->n; i++)
-		nnext += d->role[i] == ROLE_NEXT;
-	memset(bound, 0, sizeof bound);
-	bound[FIELD_EDGE] = nv / 2;
-	bound[FIELD_PAIRS] = d->bsize / 2;
-	for (int i = 0; i < d->n; i++)
-		if (d->role[i] == ROLE_BRACKET && d->level[i] > 0)
-			bound[FIELD_LEVEL_FIRST + d->level[i] - 1]++;
-	bound[FIELD_NEXT] = (d->bsize + nnext) / 2;
-	/* Fields nobody in the bracket can score differently on take no bits. */
-	bool any_top = false, any_pref = false, any_float[4] = { false, false, false, false };
-	for (int i = 0; i < d->n; i++) {
-		const struct dutch_player *p = &d->pl[i];
-		if (d->role[i] != ROLE_BRACKET)
-			continue;
-		any_top |= p->topscorer;
-		any_pref |= p->pref != TOURNEY_COLOUR_NONE;
-		any_float[0] |= p->float1 == TOURNEY_FLOAT_DOWN;
-		any_float[1] |= p->float1 == TOURNEY_FLOAT_UP;
-		any_float[2] |= p->float2 == TOURNEY_FLOAT_DOWN;
-		any_float[3] |= p->float2 == TOURNEY_FLOAT_UP;
-	}
-	if (any_top)
-		bound[FIELD_TOP_WIDE] = bound[FIELD_TOP_THREE] = 2 * (weight_t)d->bsize;
-	if (any_pref)
-		bound[FIELD_COLOUR] = bound[FIELD_STRONG] = d->bsize;
-	bound[FIELD_DOWN1] = any_float[0] ? d->bsize : 0;
-	bound[FIELD_UP1] = any_float[1] ? d->bsize : 0;
-	bound[FIELD_DOWN2] = any_float[2] ? d->bsize : 0;
-	bound[FIELD_UP2] = any_float[3] ? d->bsize : 0;
-	bound[FIELD_EXCHANGE] = d->bsize;
-	int used = 0;
-	for (int k = 0; k < FIELD_NB; k++)
-		if (k != FIELD_ORDER && k != FIELD_MDP_ORDER)
-			used += bits_for(bound[k]);
-	/*
-	 * Order weights: exact (base > any index) for the first `exact` places of
-	 * the sequence, as the bits allow, then flat for the tail, scaled so the
-	 * tail never outweighs one step of the last exact place.
-	 */
-	{
-		int k0 = d->nmdp < d->nres ? d->nmdp : d->nres;
-		int seq = d->nmdp + (d->nres - k0) / 2, exact = seq;
-		int room = (WEIGHT_BITS_MAX - used - 2 * bits_for(d->bsize) - 2) / 2;
-		weight_t base = d->bsize + 1, tail, top;
-		for (;; exact--) {
-			tail = (weight_t)(seq - exact) * base + 1;
-			top = tail;
-			for (int i = 0; i < exact && bits_for(top) <= room; i++)
-				top *= base;
-			if (bits_for(top) <= room || exact == 0)
-				break;
-		}
-		if (bits_for(top) > room) {
-			fail(err, errlen, "bracket of %d players too large to weigh", d->bsize);
-			goto out;
-		}
-		for (int q = 0; q < seq; q++) {
-			weight_t w = 1;
-			if (q < exact) {
-				w = tail;
-				for (int i = q + 1; i < exact; i++)
-					w *= base;
+	for (int i = n - 1; i >= 0; i--)
+		if (i == n - 1 || d->pl[i].score != d->pl[i + 1].score)
+			group[d->pl[i].score] = ngroups++;
+	for (int i = 0; i < n; i++) {
+		for (int j = i + 1; j < n; j++) {
+			struct edge_state e = { EDGE_NONE, false, false, false, 0 };
+			weight_t w = wide_zero;
+			if (dutch_compatible(d, i, j)) {
+				e.kind = EDGE_PLAIN;
+				w = wide_add(wide_bit(PRESENT_BIT), wide_shifted((uint64_t)(group[d->pl[i].score] +
+				    group[d->pl[j].score]), 1));
+				if (d->pl[j].score >= d->pl[0].score)
+					w = wide_add(w, wide_small(1));
 			}
-			d->order_w[q] = w;
-		}
-		d->order_max = top;
-		d->order_exact = exact;
-	}
-	weight_t maxcost = d->order_max;
-	bound[FIELD_ORDER] = maxcost * d->bsize;
-	bound[FIELD_MDP_ORDER] = maxcost * d->nmdp;
-	{
-		int total = 0;
-		for (int k = FIELD_NB - 1; k >= 0; k--) {
-			shift[k] = total;
-			total += bits_for(bound[k]);
+			*edge_at(d, d->cur, i, j) = e;
+			*edge_at(d, d->base, i, j) = e;
+			matcher_set(&d->m, i, j, n % 2 ? w : edge_encode(d, i, j, &e));
 		}
 	}
+	if (n % 2 == 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		matcher_set(&d->m, i, n, d->pl[i].bye_ok ? wide_bit(PRESENT_BIT) : wide_zero);
+	if (matcher_solve(&d->m) < 0)
+		return -1;
+	int bye = d->m.result[n], top = d->pl[0].score;
+	d->bye_score = d->pl[bye].score;
+	d->bye_field = d->bye_score >= top;
+	for (int i = 0; i < n && d->pl[i].score >= top; i++)
+		if (d->pl[mate_of(d, i)].score < top)
+			d->bye_field = false;
+	for (int i = 0; i < n; i++) {
+		if (d->pl[i].score != d->bye_score)
+			continue;
+		int rank = -1;
+		for (int j = 0; j < n; j++)
+			rank += d->pl[j].score == d->bye_score && d->pl[j].nplayed >= d->pl[i].nplayed;
+		d->bye_rank[d->pl[i].nplayed] = rank;
+	}
+	/* Start afresh: plain edges, the dummy joined to the candidates. */
+	d->m.started = false;
+	for (int i = 0; i < n; i++) {
+		for (int j = i + 1; j < n; j++)
+			matcher_set(&d->m, i, j, edge_encode(d, i, j, edge_at(d, d->cur, i, j)));
+		matcher_set(&d->m, i, n, d->pl[i].bye_ok && d->pl[i].score <= d->bye_score ?
+		    wide_bit(PRESENT_BIT) : wide_zero);
+	}
+	return 0;
+}
 
-	for (int a = 0; a < nv; a++) {
-		for (int b = a + 1; b < nv; b++) {
-			int u = sorted_of[a], v = b == dummy ? -1 : sorted_of[b];
-			if (v < 0 ? !d->pl[u].bye_ok : !dutch_compatible(d, u, v))
-				continue;
-			edge_fields(d, u, v, maxcost, f);
-			weight_t w = 0;
-			for (int k = 0; k < FIELD_NB; k++)
-				if (bound[k] > 0)
-					w += f[k] << shift[k];
-			edge_end[2 * ne] = a;
-			edge_end[2 * ne + 1] = b;
-			weight[ne++] = w;
+/* Pairs the brackets from the top score group down; -1 with err set on failure. */
+static int dutch_pair(struct dutch *d, char *err, size_t errlen)
+{
+	int n = d->n, next = 0, maxgroup = 0;
+
+	if (n == 0)
+		return 0;
+	for (int i = 0, run = 0; i < n; i++) {
+		run = i > 0 && d->pl[i].score == d->pl[i - 1].score ? run + 1 : 1;
+		if (run > maxgroup)
+			maxgroup = run;
+	}
+	d->low_bits = 3 * bits_for(maxgroup) + 1;
+	if (dutch_setup(d) < 0)
+		return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+	d->nlist = d->nmdp = 0;
+	while (next < n && d->pl[next].score == d->pl[0].score)
+		d->list[d->nlist++] = next++;
+	while (d->nlist > 1 || next < n) {
+		int ncur = d->nlist, paired = 0, carried = 0, nmdp = 0;
+		bool had_next = next < n;
+		d->ncur = ncur;
+		d->group_end = next;
+		d->group_begin = next - (ncur - d->nmdp);
+		if (had_next) {
+			int s = d->pl[next].score;
+			while (next < n && d->pl[next].score == s)
+				d->list[d->nlist++] = next++;
+		}
+		if (bracket_layout(d) < 0)
+			return fail(err, errlen, "bracket of %d players too large to weigh", d->nlist);
+		if (dutch_bracket(d) < 0)
+			return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+		int next_score = had_next ? d->pl[d->list[ncur]].score : 0;
+		bool field = n % 2 && had_next && d->bye_score >= next_score;
+		for (int k = 0; k < d->nlist; k++) {
+			int v = d->list[k], w = mate_of(d, v);
+			if (k < ncur && d->matched[v]) {
+				if (w != v) {
+					d->partner[v] = w;
+					d->partner[w] = v;
+					paired++;
+				}
+			} else {
+				d->list[carried++] = v;
+				nmdp += k < ncur;
+				if (field && d->pl[w].score < next_score)
+					field = false;
+			}
+		}
+		d->nlist = carried;
+		d->nmdp = nmdp;
+		d->bye_field = field;
+		if (!had_next && !paired) {
+			/* Nothing settled and nobody left to add: take the matching as it is. */
+			for (int k = 0; k < d->nlist; k++) {
+				int v = d->list[k], w = mate_of(d, v);
+				if (w != v)
+					d->partner[v] = w;
+			}
+			d->nlist = 0;
+			for (int v = 0; v < n; v++)
+				if (d->partner[v] < 0)
+					d->list[d->nlist++] = v;
+			break;
 		}
 	}
-	if (blossom_match(nv, ne, edge_end, weight, partner) < 0)
-		goto oom;
-	for (int a = 0; a < nv; a++) {
-		if (partner[a] < 0) {
-			fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
-			goto out;
-		}
+	if (d->nlist == 1) {
+		if (n % 2 == 0 || !d->pl[d->list[0]].bye_ok)
+			return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+		d->partner[d->list[0]] = n;
+	} else if (d->nlist > 1) {
+		return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
 	}
-	for (int a = 0; a < nv; a++) {
-		if (a == dummy)
-			continue;
-		int u = sorted_of[a], b = partner[a];
-		if (b == dummy) {
-			if (last)
-				d->partner[u] = d->n;
-			continue;
-		}
-		int v = sorted_of[b];
-		if (last || (d->role[u] == ROLE_BRACKET && d->role[v] == ROLE_BRACKET))
-			d->partner[u] = v;
-	}
-	rc = 0;
-	goto out;
-oom:
-	fail(err, errlen, "out of memory");
-out:
-	free(vertex);
-	free(sorted_of);
-	free(edge_end);
-	free(weight);
-	free(partner);
-	return rc;
+	return 0;
 }
 
 struct board {
@@ -1337,7 +1787,7 @@ int pairing_dutch(const struct tourney *t, int round, struct tourney_round *out,
     char *err, size_t errlen)
 {
 	struct dutch d = { 0 };
-	int rc = -1, next = 0;
+	int rc = -1;
 
 	memset(out, 0, sizeof *out);
 	if (tourney_validate(t, err, errlen) < 0)
@@ -1356,59 +1806,8 @@ int pairing_dutch(const struct tourney *t, int round, struct tourney_round *out,
 		goto out;
 	}
 
-	/* Brackets from the top: the MDPs left open plus the next score group. */
-	for (;;) {
-		int open = 0, bsize = 0, nmdp = 0, levels = 0, prev_score = -1;
-		int group_score = -1;
-		for (int i = 0; i < d.n; i++)
-			open += d.partner[i] < 0;
-		if (open == 0)
-			break;
-		if (next < d.n)
-			group_score = d.pl[next].score;
-		for (int i = 0; i < d.n; i++) {
-			d.role[i] = ROLE_DONE;
-			d.level[i] = 0;
-			if (d.partner[i] >= 0)
-				continue;
-			if (i < next) {
-				d.role[i] = ROLE_BRACKET;
-				d.bpos[i] = bsize++;
-				nmdp++;
-			} else if (d.pl[i].score == group_score) {
-				d.role[i] = ROLE_BRACKET;
-				d.bpos[i] = bsize++;
-			} else {
-				d.role[i] = ROLE_LOWER;
-			}
-		}
-		/* C6 levels: distinct MDP scores, the highest getting the first field. */
-		for (int i = 0; i < next; i++) {
-			if (d.role[i] != ROLE_BRACKET)
-				continue;
-			if (d.pl[i].score != prev_score) {
-				levels++;
-				prev_score = d.pl[i].score;
-			}
-			d.level[i] = levels;
-		}
-		while (next < d.n && d.pl[next].score == group_score)
-			next++;
-		if (next < d.n) {
-			int ns = d.pl[next].score;
-			for (int i = next; i < d.n && d.pl[i].score == ns; i++)
-				d.role[i] = ROLE_NEXT;
-		}
-		d.nmdp = nmdp;
-		d.nres = bsize - nmdp;
-		d.bsize = bsize;
-		bool last = true;
-		for (int i = 0; i < d.n; i++)
-			if (d.role[i] == ROLE_NEXT || d.role[i] == ROLE_LOWER)
-				last = false;
-		if (dutch_bracket(&d, last, err, errlen) < 0)
-			goto out;
-	}
+	if (dutch_pair(&d, err, errlen) < 0)
+		goto out;
 
 	/*
 	 * Boards: by the higher score in the pair, then the sum, then the

@@ -2,15 +2,13 @@
  * Pairing: round robins by the FIDE Berger tables (C.05 Annex 1) and Swiss
  * rounds by the FIDE Dutch system (C.04.3).
  *
- * The Dutch pairing is computed with maximum-weight matchings on the general
- * graph of available players (Edmonds' blossom algorithm), the approach of
- * bbpPairings: the absolute criteria C1-C3 decide which edges exist, and the
- * quality criteria are packed, highest priority in the highest bits, into
- * 128-bit edge weights.  Brackets are settled one at a time from the top
- * score down; each bracket's matching runs over every player not yet paired,
- * so the round can always be completed (C4) when any pairing can.  See
- * pairing.c for what each weight field encodes and where the result may
- * differ from a strict transposition-by-transposition search.
+ * The Dutch pairing is computed with maximum-weight perfect matchings on the
+ * graph of available players (Edmonds' blossom algorithm, warm-started
+ * between solves), bracket by bracket from the top score: the absolute
+ * criteria C1-C3 decide which edges exist, the quality criteria are packed
+ * into 256-bit edge weights, and the order of transpositions and exchanges
+ * is settled by a sequence of re-solves.  It aims to match bbpPairings'
+ * reading of the 2025 rules; see pairing.c.
  */
 #ifndef CHESS_PAIRING_H
 #define CHESS_PAIRING_H
