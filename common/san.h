@@ -5,6 +5,8 @@
 #ifndef CHESS_SAN_H
 #define CHESS_SAN_H
 
+#include <stddef.h>
+
 #include "move.h"
 
 enum san_lang { SAN_ENGLISH, SAN_SPANISH };

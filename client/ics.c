@@ -1,0 +1,253 @@
+#include "ics.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
+#include "known_hosts.h"
+#include "net.h"
+#include "proto.h"
+
+#define ICS_NAME_MAX 32
+
+enum ics_state { ICS_CONNECTING, ICS_LOGIN, ICS_SETUP, ICS_ONLINE, ICS_DONE };
+
+/* What the client turns on after login, each answered by "X set." */
+static const char *const setup_commands[] = {
+	"iset defprompt 1", "iset ms 1", "iset seekinfo 1", "iset seekremove 1",
+	"iset pendinfo 1", "iset nowrap 1", "style 12",
+};
+
+struct ics {
+	struct net *net;
+	struct proto *proto;
+	struct ics_handler h;
+	void *arg;
+	enum ics_state state;
+	char user[ICS_NAME_MAX];
+	char *password;
+	char name[ICS_NAME_MAX];
+	bool sent_name, sent_password, block_mode;
+	long next_id, last_setup_id;
+};
+
+static void ics_end(struct ics *c, enum ics_exit code, const char *why)
+{
+	if (c->state == ICS_DONE)
+		return;
+	c->state = ICS_DONE;
+	c->h.ended(c->arg, code, why);
+}
+
+/* Reads a password from the terminal with echo off; NULL when there is none. */
+static char *ask_password(void)
+{
+	char buf[256];
+	struct termios old, quiet;
+	FILE *tty = fopen("/dev/tty", "r+");
+
+	if (!tty)
+		return NULL;
+	fputs("password: ", tty);
+	fflush(tty);
+	bool echo_off = tcgetattr(fileno(tty), &old) == 0;
+	if (echo_off) {
+		quiet = old;
+		quiet.c_lflag &= ~(tcflag_t)ECHO;
+		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
+	}
+	char *got = fgets(buf, sizeof buf, tty);
+	if (echo_off)
+		tcsetattr(fileno(tty), TCSAFLUSH, &old);
+	fputs("\n", tty);
+	fclose(tty);
+	if (!got)
+		return NULL;
+	buf[strcspn(buf, "\r\n")] = '\0';
+	char *copy = strdup(buf);
+	OPENSSL_cleanse(buf, sizeof buf);
+	return copy;
+}
+
+static void on_prompt(void *arg, enum proto_prompt kind)
+{
+	struct ics *c = arg;
+
+	switch (kind) {
+	case PROMPT_LOGIN:
+		if (c->state != ICS_LOGIN)
+			return;
+		if (c->sent_name) {
+			ics_end(c, EXIT_LOGIN, c->sent_password ? "login failed: invalid password" :
+			    "login failed: the server did not accept the name");
+			return;
+		}
+		c->sent_name = true;
+		net_printf(c->net, "%s\n", c->user[0] ? c->user : "guest");
+		return;
+	case PROMPT_PASSWORD:
+		if (c->state != ICS_LOGIN || c->sent_password)
+			return;
+		if (!c->password && !(c->password = ask_password())) {
+			ics_end(c, EXIT_LOGIN, "a password is needed: use --password-file or CHESS_PASSWORD");
+			return;
+		}
+		c->sent_password = true;
+		net_printf(c->net, "%s\n", c->password);
+		return;
+	case PROMPT_COMMAND:
+		return;
+	}
+}
+
+static void start_setup(struct ics *c, const char *line)
+{
+	const char *name = line + strlen("**** Starting FICS session as ");
+	size_t n = strcspn(name, "( *");
+
+	snprintf(c->name, sizeof c->name, "%.*s", (int)(n < ICS_NAME_MAX ? n : ICS_NAME_MAX - 1), name);
+	c->state = ICS_SETUP;
+	net_printf(c->net, "iset block 1\n");
+	c->block_mode = true;
+	for (size_t i = 0; i < sizeof setup_commands / sizeof setup_commands[0]; i++)
+		c->last_setup_id = ics_command(c, setup_commands[i]);
+}
+
+static void on_line(void *arg, const char *line, long block)
+{
+	struct ics *c = arg;
+
+	if (c->state == ICS_DONE)
+		return;
+	if (c->state == ICS_LOGIN) {
+		if (!strncmp(line, "Press return to enter the server as ", 36)) {
+			net_printf(c->net, "\n");
+		} else if (!strncmp(line, "**** Starting FICS session as ", 30)) {
+			c->h.line(c->arg, line, -1);
+			start_setup(c, line);
+			return;
+		} else if (!strcmp(line, "**** Invalid password! ****")) {
+			ics_end(c, EXIT_LOGIN, "login failed: invalid password");
+			return;
+		}
+	}
+	if (block > 0 && block <= c->last_setup_id)
+		return;				/* the replies to our own set-up */
+	if (c->state == ICS_SETUP && block < 0 && !strcmp(line, "block set."))
+		return;
+	c->h.line(c->arg, line, block);
+}
+
+static void on_block_end(void *arg, long id, int code)
+{
+	struct ics *c = arg;
+
+	(void)code;
+	if (c->state == ICS_SETUP && id == c->last_setup_id) {
+		c->state = ICS_ONLINE;
+		c->h.online(c->arg);
+		return;
+	}
+	if (c->state == ICS_ONLINE && id > c->last_setup_id)
+		c->h.block_end(c->arg, id);
+}
+
+static void on_connected(void *arg)
+{
+	struct ics *c = arg;
+
+	c->state = ICS_LOGIN;
+}
+
+static void on_read(void *arg, const char *data, size_t len)
+{
+	struct ics *c = arg;
+
+	proto_feed(c->proto, data, len);
+}
+
+static void on_ended(void *arg, enum net_end how, const char *why)
+{
+	struct ics *c = arg;
+
+	switch (how) {
+	case NET_END_CERT_CHANGED:
+		ics_end(c, EXIT_CERT_CHANGED, why);
+		break;
+	case NET_END_CLOSED:
+		ics_end(c, c->state == ICS_ONLINE ? EXIT_OK : EXIT_FAILURE_RUNTIME, why);
+		break;
+	case NET_END_ERROR:
+		ics_end(c, EXIT_FAILURE_RUNTIME, why);
+		break;
+	}
+}
+
+struct ics *ics_new(struct event_base *base, const struct ics_options *o,
+    const struct ics_handler *h, void *arg, char *why, size_t why_len)
+{
+	static const struct proto_callbacks pcb = { on_line, on_prompt, on_block_end };
+	static const struct net_callbacks ncb = { on_connected, on_read, on_ended };
+	char known[4096];
+	struct ics *c = calloc(1, sizeof *c);
+
+	if (!c || !(c->proto = proto_new(&pcb, c))) {
+		snprintf(why, why_len, "out of memory");
+		ics_free(c);
+		return NULL;
+	}
+	c->h = *h;
+	c->arg = arg;
+	c->next_id = 1;
+	snprintf(c->user, sizeof c->user, "%s", o->user ? o->user : "");
+	if (o->password && !(c->password = strdup(o->password))) {
+		snprintf(why, why_len, "out of memory");
+		ics_free(c);
+		return NULL;
+	}
+	struct net_options no = { o->host, o->port, o->tls,
+	    known_hosts_path(known, sizeof known) == 0 ? known : NULL };
+	if (!(c->net = net_connect(base, &no, &ncb, c, why, why_len))) {
+		ics_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+long ics_command(struct ics *c, const char *command)
+{
+	if (!c->block_mode) {
+		net_printf(c->net, "%s\n", command);
+		return 0;
+	}
+	long id = c->next_id++;
+	net_printf(c->net, "%ld %s\n", id, command);
+	return id;
+}
+
+const char *ics_name(const struct ics *c)
+{
+	return c->name;
+}
+
+bool ics_online(const struct ics *c)
+{
+	return c->state == ICS_ONLINE;
+}
+
+void ics_free(struct ics *c)
+{
+	if (!c)
+		return;
+	net_free(c->net);
+	proto_free(c->proto);
+	if (c->password) {
+		OPENSSL_cleanse(c->password, strlen(c->password));
+		free(c->password);
+	}
+	free(c);
+}

@@ -1,0 +1,49 @@
+/*
+ * One logged-in connection to a FICS server: connects (net.h), logs in
+ * (name, password, "Press return"), turns on the machine-friendly ivars and
+ * block mode, then numbers every command and reports server lines, block
+ * ends and the end of the connection to one handler (the terminal UI, the
+ * script runner or the engine account).
+ */
+#ifndef CHESS_CLIENT_ICS_H
+#define CHESS_CLIENT_ICS_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct event_base;
+struct ics;
+
+/* Exit codes of the chess program, chosen by how the connection ended. */
+enum ics_exit {
+	EXIT_OK = 0, EXIT_FAILURE_RUNTIME = 1, EXIT_USAGE = 2, EXIT_LOGIN = 3,
+	EXIT_SCRIPT_TIMEOUT = 4, EXIT_CERT_CHANGED = 5
+};
+
+struct ics_handler {
+	/* Logged in and set up: commands may be sent. */
+	void (*online)(void *arg);
+	/* A server line; block is the command id it answers, or -1. */
+	void (*line)(void *arg, const char *line, long block);
+	/* The reply to command id is complete. */
+	void (*block_end)(void *arg, long id);
+	/* The connection is over; code is what the program should exit with. */
+	void (*ended)(void *arg, enum ics_exit code, const char *why);
+};
+
+struct ics_options {
+	const char *host;
+	int port;
+	bool tls;
+	const char *user;	/* NULL: guest */
+	const char *password;	/* NULL: ask on the terminal when needed */
+};
+
+struct ics *ics_new(struct event_base *base, const struct ics_options *o,
+    const struct ics_handler *h, void *arg, char *why, size_t why_len);
+/* Sends a command (numbered in block mode); returns its id. */
+long ics_command(struct ics *c, const char *command);
+/* The name the server gave us ("GuestABCD" for a guest). */
+const char *ics_name(const struct ics *c);
+bool ics_online(const struct ics *c);
+void ics_free(struct ics *c);
+#endif

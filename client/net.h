@@ -1,0 +1,39 @@
+/*
+ * The connection to the server: TCP, or TLS verified against the system
+ * trust store and otherwise pinned on first use (known_hosts.h).
+ */
+#ifndef CHESS_CLIENT_NET_H
+#define CHESS_CLIENT_NET_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct event_base;
+struct net;
+
+enum net_end {
+	NET_END_CLOSED,		/* the server closed the connection */
+	NET_END_ERROR,		/* could not connect, or the connection failed */
+	NET_END_CERT_CHANGED	/* a pinned certificate changed: refused */
+};
+
+struct net_callbacks {
+	void (*connected)(void *arg);
+	void (*read)(void *arg, const char *data, size_t len);
+	void (*ended)(void *arg, enum net_end how, const char *why);
+};
+
+struct net_options {
+	const char *host;
+	int port;
+	bool tls;
+	const char *known_hosts;	/* pin file; NULL refuses unverified certificates */
+};
+
+/* Connects (the TCP connect blocks; the rest runs on base); NULL and why on failure. */
+struct net *net_connect(struct event_base *base, const struct net_options *o,
+    const struct net_callbacks *cb, void *arg, char *why, size_t why_len);
+void net_write(struct net *n, const char *data, size_t len);
+void net_printf(struct net *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Closes, sending TLS close_notify after pending output; safe on NULL. */
+void net_free(struct net *n);
+#endif
