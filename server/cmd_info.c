@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "limit.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
@@ -228,10 +229,31 @@ static void cmd_addnews(struct session *s, const struct cmd_args *a)
 	session_printf(s, "News item added.\n");
 }
 
+/* "showlist" names the lists; "showlist channel" shows one as FICS does. */
 static void cmd_showlist(struct session *s, const struct cmd_args *a)
 {
+	if (!a->argc) {
+		session_printf(s, "Lists:\n\nchannel      is PERSONAL\n");
+		return;
+	}
+	if (strncasecmp(a->argv[0], "channel", strlen(a->argv[0]))) {
+		session_printf(s, "\"%s\" does not match any list name.\n", a->argv[0]);
+		return;
+	}
+	session_printf(s, "-- channel list: %d channel%s --\n", session_channel_count(s),
+	    session_channel_count(s) == 1 ? "" : "s");
+	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
+		if (session_in_channel(s, c))
+			session_printf(s, "%d ", c);
+	if (session_channel_count(s))
+		session_printf(s, "\n");
+}
+
+/* xboard sends "gameend" after each game (an ICC habit); there is nothing to do. */
+static void cmd_gameend(struct session *s, const struct cmd_args *a)
+{
+	(void)s;
 	(void)a;
-	session_printf(s, "Lists:\n\nchannel      is PERSONAL\n");
 }
 
 static void cmd_uptime(struct session *s, const struct cmd_args *a)
@@ -259,5 +281,7 @@ const struct cmd_entry cmd_addnews_entry = {
 	"addnews", "S", CMD_ADMIN, 0, cmd_addnews, "addnews <title>", "Post a news item" };
 const struct cmd_entry cmd_showlist_entry = {
 	"showlist", "o", 0, 122, cmd_showlist, "showlist", "The lists there are" };
+const struct cmd_entry cmd_gameend_entry = {
+	"gameend", "T", CMD_HIDDEN, 0, cmd_gameend, "gameend", "Nothing (sent by xboard)" };
 const struct cmd_entry cmd_uptime_entry = {
 	"uptime", "", 0, 145, cmd_uptime, "uptime", "How long the server has run" };

@@ -18,6 +18,7 @@
 #include "server.h"
 #include "session.h"
 #include "text.h"
+#include "timeseal.h"
 
 /* How long a closing connection may take to drain its output. */
 #define CONN_DRAIN_MS 5000
@@ -43,6 +44,7 @@ struct conn {
 	double tokens;			/* command rate token bucket */
 	int64_t tokens_at;		/* when tokens was last refilled */
 	int64_t rate_resume_at;		/* when a paused reader has a token again */
+	struct timeseal timeseal;	/* decoding state, if the client encodes */
 	char addr[INET6_ADDRSTRLEN];
 };
 
@@ -132,6 +134,7 @@ struct conn *conn_new(struct server *srv, int fd, const struct sockaddr *sa, SSL
 	c->idle_at = now + lim->unauth_idle_ms;
 	c->tokens = lim->command_burst;
 	c->tokens_at = now;
+	timeseal_init(&c->timeseal);
 	bufferevent_setcb(c->bev, read_cb, write_cb, event_cb, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	schedule(c);
@@ -333,6 +336,19 @@ void conn_logged_in(struct conn *c)
 	schedule(c);
 }
 
+bool conn_timeseal(const struct conn *c)
+{
+	return c->timeseal.on;
+}
+
+int conn_ping(struct conn *c, int tag)
+{
+	if (c->state != CONN_OPEN || timeseal_ping(&c->timeseal, server_now_ms(c->srv), tag) < 0)
+		return -1;
+	conn_write_raw(c, TIMESEAL_PING, sizeof TIMESEAL_PING - 1);
+	return 0;
+}
+
 const char *conn_address(const struct conn *c) { return c->addr; }
 bool conn_is_tls(const struct conn *c) { return c->tls; }
 uint64_t conn_id(const struct conn *c) { return c->id; }
@@ -407,11 +423,24 @@ static void process_input(struct conn *c)
 		evbuffer_drain(in, eol_len);
 		if (line_len && line[line_len - 1] == '\r')
 			line_len--;
+		/* A timeseal client's lines are decoded before anything else looks at them. */
+		switch (timeseal_input(&c->timeseal, line, &line_len, server_now_ms(c->srv))) {
+		case TIMESEAL_HELLO_LINE:
+		case TIMESEAL_GARBAGE:
+			continue;
+		case TIMESEAL_PONG:
+			session_pong(c->session, c->timeseal.pong_tag, c->timeseal.client_ms);
+			continue;
+		case TIMESEAL_PLAIN:
+		case TIMESEAL_COMMAND:
+			break;
+		}
 		line_len = text_sanitize(line, line_len);
 		if (!c->logged_in) {
 			c->idle_at = server_now_ms(c->srv) + limits_of(c)->unauth_idle_ms;
 			schedule(c);
 		}
+		session_set_client_ms(c->session, c->timeseal.on ? c->timeseal.client_ms : -1);
 		session_line(c->session, line, line_len);
 	}
 }

@@ -45,6 +45,14 @@ void conn_wake_at(struct conn *c, int64_t at_ms);
 /* The session finished logging in: drop the login deadlines. */
 void conn_logged_in(struct conn *c);
 
+/* Timeseal (see timeseal.h): true when the client encodes its lines. */
+bool conn_timeseal(const struct conn *c);
+/*
+ * Sends a timeseal ping; its answer reaches session_pong() with this tag.
+ * -1 (nothing sent) for a plain session or one that stopped answering.
+ */
+int conn_ping(struct conn *c, int tag);
+
 const char *conn_address(const struct conn *c);
 bool conn_is_tls(const struct conn *c);
 uint64_t conn_id(const struct conn *c);

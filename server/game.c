@@ -39,6 +39,7 @@ struct game {
 	enum clock_category category;
 	struct clock_control tc;
 	struct clock_side clocks[COLOR_NB];
+	struct clock_lag lag[COLOR_NB];	/* timeseal lag allowance of each player */
 	struct position *pos;
 	struct game_ply *plies;
 	int plies_cap;
@@ -281,6 +282,15 @@ static enum fics_relation relation_of(const struct game *g, enum color c)
 	return to_move(g) == c ? REL_MY_MOVE : REL_THEIR_MOVE;
 }
 
+/* A new turn's board has gone out: a timeseal client is asked to stamp its arrival. */
+static void stamp_turn(struct game *g)
+{
+	struct session *p = g->players[to_move(g)];
+
+	if (p && !g->over)
+		session_board_sent(p);
+}
+
 void game_send_board(struct game *g, struct session *viewer)
 {
 	int c = game_color_of(g, viewer);
@@ -309,6 +319,7 @@ static void broadcast_board(struct game *g)
 		}
 		session_notify(o, "%s", lines[ms][flip]);
 	}
+	stamp_turn(g);
 }
 
 /* --- creation --- */
@@ -371,6 +382,7 @@ static void announce_start(struct game *g, bool continuing)
 		    session_var(s, VAR_FLIP), board, sizeof board);
 		session_notify(s, "%s\n%s\n\n%s", creating, intro, board);
 	}
+	stamp_turn(g);
 }
 
 static void game_timer(evutil_socket_t fd, short what, void *arg);
@@ -415,6 +427,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	}
 	for (int c = WHITE; c <= BLACK; c++) {
 		clock_side_init(&g->tc, &g->clocks[c]);
+		clock_lag_init(&g->lag[c], &g->tc);
 		clock_save(&g->clocks[c], clk[c], sizeof clk[c]);
 	}
 	g->started_unix = (int64_t)time(NULL);
@@ -513,6 +526,8 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 		return NULL;
 	}
 	g->category = clock_category(&g->tc);
+	clock_lag_init(&g->lag[WHITE], &g->tc);
+	clock_lag_init(&g->lag[BLACK], &g->tc);
 	g->players[WHITE] = white;
 	g->players[BLACK] = black;
 	snprintf(g->names[WHITE], sizeof g->names[WHITE], "%s", row.white);
@@ -583,6 +598,18 @@ int games_adjourn_orphans(struct server *srv)
 
 /* --- clocks --- */
 
+/*
+ * How long past the deadline the flag of the side to move waits: its lag
+ * grace if it plays through timeseal (its move may have left in time), else 0.
+ */
+static int64_t flag_grace_ms(const struct game *g)
+{
+	enum color c = to_move(g);
+	struct session *p = g->players[c];
+
+	return p && conn_timeseal(session_conn(p)) ? clock_lag_grace_ms(&g->lag[c]) : 0;
+}
+
 static void arm_timer(struct game *g)
 {
 	int64_t now = server_now_ms(g->srv), at;
@@ -600,7 +627,7 @@ static void arm_timer(struct game *g)
 		int64_t deadline = clock_side_deadline_ms(&g->tc, &g->clocks[to_move(g)]);
 		if (deadline == CLOCK_NO_DEADLINE)
 			return;
-		at = g->turn_started_ms + deadline;
+		at = g->turn_started_ms + deadline + flag_grace_ms(g);
 	}
 	int64_t delay = at - now;
 	if (delay < 0)
@@ -630,7 +657,7 @@ static void flag_fell(struct game *g)
 static bool flagged_now(const struct game *g)
 {
 	return !clock_untimed(&g->tc) && !g->paused && !g->over &&
-	    clock_side_flagged(&g->tc, &g->clocks[to_move(g)], elapsed_ms(g));
+	    clock_side_flagged(&g->tc, &g->clocks[to_move(g)], elapsed_ms(g) - flag_grace_ms(g));
 }
 
 static void game_timer(evutil_socket_t fd, short what, void *arg)
@@ -798,7 +825,15 @@ void game_move(struct game *g, struct session *s, const char *text)
 		return;
 	}
 	int64_t now = server_now_ms(g->srv), used = now - g->turn_started_ms;
-	if (flagged_now(g)) {
+	/*
+	 * Timeseal: charge the thinking time the client reports, crediting the
+	 * difference as lag only within the player's quota, so a forged stamp
+	 * cannot buy time.  The quota changes only if the move is played.
+	 */
+	struct clock_lag lag = g->lag[c];
+	if (!clock_untimed(&g->tc) && conn_timeseal(session_conn(s)))
+		used = clock_lag_credit(&lag, &g->tc, used, session_client_think_ms(s));
+	if (!clock_untimed(&g->tc) && clock_side_flagged(&g->tc, &g->clocks[c], used)) {
 		flag_fell(g);
 		return;
 	}
@@ -828,6 +863,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 	move_format_uci(m, uci);
 	position_play_listed(g->pos, m, legal, nlegal, SAN_ENGLISH, san);
 
+	g->lag[c] = lag;
 	if (!clock_untimed(&g->tc))
 		clock_side_move(&g->tc, &g->clocks[c], used);
 	struct game_ply *p = &g->plies[ply];

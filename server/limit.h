@@ -41,5 +41,7 @@
 #define LIMIT_RECONNECT_GRACE_MS 60000
 /* User aliases per session. */
 #define LIMIT_ALIASES 64
+/* Timeseal clients are pinged this often while they play, to track their lag. */
+#define LIMIT_TIMESEAL_PING_MS 10000
 
 #endif

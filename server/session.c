@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,13 @@
 #include "password.h"
 #include "server.h"
 #include "session.h"
+#include "timeseal.h"
 
 static const unsigned char telnet_echo_off[] = { 255, 251, 1 };	/* IAC WILL ECHO */
 static const unsigned char telnet_echo_on[] = { 255, 252, 1 };	/* IAC WONT ECHO */
+
+/* Tags of timeseal pings: lag measurement only, or the stamp of a board (and up). */
+enum { PING_LAG = 1, PING_BOARD = 2 };
 
 enum session_state {
 	S_NEW,		/* waiting for the connection (TLS handshake) */
@@ -74,6 +79,10 @@ struct session {
 	struct match_terms last_terms;
 	struct game **observed;		/* allocated on the first observe */
 	int observed_count;
+	int64_t client_ms;		/* timeseal: client clock at the current line, -1 if none */
+	int64_t board_client_ms;	/* timeseal: client clock when the board putting us on move arrived */
+	int board_ping;			/* tag of the ping sent after that board */
+	int ping_due;			/* a ping to send after the current command's reply (0: none) */
 };
 
 static void login_free(struct session *s)
@@ -95,6 +104,7 @@ struct session *session_new(struct server *srv, struct conn *conn)
 	s->conn = conn;
 	s->state = S_NEW;
 	s->block_id = -1;
+	s->client_ms = s->board_client_ms = -1;
 	if (!(s->login = calloc(1, sizeof *s->login))) {
 		free(s);
 		return NULL;
@@ -460,10 +470,12 @@ void session_start(struct session *s)
 	    "\n"
 	    "     %s -- a FICS-protocol chess server\n"
 	    "\n"
-	    "     Log in as \"guest\" to play unrated games, or with your account.\n"
-	    "     Connections on port %d are encrypted (TLS).\n"
-	    "\n",
-	    cfg->server_name, cfg->tls_port);
+	    "     Log in as \"guest\" to play unrated games, or with your account.\n",
+	    cfg->server_name);
+	if (cfg->tls_port)
+		conn_printf(s->conn, "     Connections on port %d are encrypted (TLS).\n",
+		    cfg->tls_port);
+	conn_puts(s->conn, "\n");
 	login_prompt(s);
 }
 
@@ -551,6 +563,10 @@ static void login_complete(struct session *s)
 		db_user_touch(db, s->user_id, (int64_t)time(NULL));
 	}
 	conn_logged_in(s->conn);
+	if (conn_timeseal(s->conn)) {
+		conn_ping(s->conn, PING_LAG);
+		conn_wake_at(s->conn, s->login_ms + LIMIT_TIMESEAL_PING_MS);
+	}
 	server_login_succeeded(s->srv, s->name, conn_address(s->conn));
 	log_info("%s%s logged in from %s%s", s->name, session_flags(s), conn_address(s->conn),
 	    conn_is_tls(s->conn) ? " (TLS)" : "");
@@ -713,8 +729,52 @@ static void verify_done(struct session *s, int result, const char *hash)
 	conn_hold_input(s->conn, false);
 }
 
+/* Sends a ping now, or once the reply to the running command is out: never inside a block. */
+static void send_ping(struct session *s, int tag)
+{
+	if (s->in_command) {
+		if (s->ping_due < tag)
+			s->ping_due = tag;
+		return;
+	}
+	conn_ping(s->conn, tag);
+}
+
+void session_set_client_ms(struct session *s, int64_t client_ms)
+{
+	s->client_ms = client_ms;
+}
+
+void session_pong(struct session *s, int tag, int64_t client_ms)
+{
+	if (tag >= PING_BOARD && tag == s->board_ping)
+		s->board_client_ms = client_ms;
+}
+
+void session_board_sent(struct session *s)
+{
+	if (s->state != S_ONLINE || !conn_timeseal(s->conn))
+		return;
+	s->board_client_ms = -1;
+	s->board_ping = s->board_ping >= PING_BOARD && s->board_ping < INT_MAX ? s->board_ping + 1 :
+	    PING_BOARD;
+	send_ping(s, s->board_ping);
+}
+
+int64_t session_client_think_ms(const struct session *s)
+{
+	return timeseal_elapsed_ms(s->board_client_ms, s->client_ms);
+}
+
 void session_wake(struct session *s)
 {
+	if (s->state == S_ONLINE) {
+		/* The timeseal lag ping, while playing. */
+		if (s->game)
+			send_ping(s, PING_LAG);
+		conn_wake_at(s->conn, server_now_ms(s->srv) + LIMIT_TIMESEAL_PING_MS);
+		return;
+	}
 	if (s->state == S_VERIFYING && !s->job && s->login && s->login->held_password[0]) {
 		char password[sizeof s->login->held_password];
 		memcpy(password, s->login->held_password, sizeof password);
@@ -786,6 +846,10 @@ void session_line(struct session *s, char *line, size_t len)
 		else
 			cmd_execute(s, line);
 		s->in_command = false;
+		if (s->ping_due) {
+			conn_ping(s->conn, s->ping_due);
+			s->ping_due = 0;
+		}
 		if (s->state == S_ONLINE)
 			prompt(s);
 		break;

@@ -32,6 +32,23 @@ void session_line(struct session *s, char *line, size_t len);
 void session_wake(struct session *s);
 
 /*
+ * Timeseal.  The client's clock (ms, wrapping at TIMESEAL_CLOCK_WRAP_MS)
+ * when it sent the line about to reach session_line, or -1 for a plain
+ * session; conn sets it before each line.
+ */
+void session_set_client_ms(struct session *s, int64_t client_ms);
+/* A ping came back: tag as given to conn_ping, client_ms when the client read the ping. */
+void session_pong(struct session *s, int tag, int64_t client_ms);
+/* A board putting s on move has just been queued: ping so the client stamps its arrival. */
+void session_board_sent(struct session *s);
+/*
+ * The thinking time the client reports for the line being run: from the
+ * arrival of the board that put it on move to the sending of this line,
+ * or -1 when unknown (a plain session, or no stamp for that board).
+ */
+int64_t session_client_think_ms(const struct session *s);
+
+/*
  * Block mode (iset block 1): the reply to a numbered command is framed as
  * \x15id\x16code\x16 ... \x17.  The command dispatcher opens the block as
  * soon as it knows the command's FICS code; outside block mode it is a no-op.
