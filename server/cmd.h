@@ -54,5 +54,7 @@ struct game *cmd_find_game(struct session *s, const char *which);
 
 /* "help channel_list": the channels that have a purpose. */
 void cmd_help_channels(struct session *s);
+/* "help tourney": the tournament subcommands (cmd_tourney.c). */
+void cmd_help_tourney(struct session *s);
 
 #endif

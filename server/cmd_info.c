@@ -45,6 +45,11 @@ static void cmd_help(struct session *s, const struct cmd_args *a)
 		cmd_help_channels(s);
 		return;
 	}
+	/* Tournaments (issue 7). */
+	if (!strcasecmp(topic, "tourney") || !strcasecmp(topic, "tournaments")) {
+		cmd_help_tourney(s);
+		return;
+	}
 	const struct cmd_entry *e = cmd_find(topic);
 	if (!e || ((e->flags & CMD_ADMIN) && !session_admin(s))) {
 		session_printf(s, "No help available on \"%s\".\n", topic);

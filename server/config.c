@@ -42,6 +42,7 @@ void config_defaults(struct config *c)
 		.login_tries_per_conn = LIMIT_LOGIN_TRIES_PER_CONN,
 		.accept_pause_ms = LIMIT_ACCEPT_PAUSE_MS,
 		.reconnect_grace_ms = LIMIT_RECONNECT_GRACE_MS,
+		.tourney_forfeit_ms = LIMIT_TOURNEY_FORFEIT_MS,
 	};
 }
 
@@ -81,6 +82,7 @@ static const struct int_key {
 	LIMIT_KEY(login_tries_per_conn, 1, 1000),
 	LIMIT_KEY(accept_pause_ms, 1, 600000),
 	LIMIT_KEY(reconnect_grace_ms, 0, 3600000),
+	LIMIT_KEY(tourney_forfeit_ms, 0, 86400000),
 #undef LIMIT_KEY
 };
 

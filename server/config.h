@@ -22,6 +22,7 @@ struct limits {
 	int login_tries_per_conn;
 	int accept_pause_ms;
 	int reconnect_grace_ms;
+	int tourney_forfeit_ms;
 };
 
 struct config {

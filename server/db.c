@@ -19,6 +19,11 @@ enum stmt {
 	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE,
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF, ST_GAMES_OF_STATUS,
 	ST_RATING_GET, ST_RATING_PUT,
+	/* tournaments (issue 7) */
+	ST_TOURNEY_INSERT, ST_TOURNEY_UPDATE, ST_TOURNEY_EACH, ST_TOURNEY_PLAYER_PUT,
+	ST_TOURNEY_PLAYER_DEL, ST_TOURNEY_PLAYERS, ST_TOURNEY_BYE_PUT, ST_TOURNEY_BYE_DEL,
+	ST_TOURNEY_BYES, ST_TOURNEY_PAIRING_PUT, ST_TOURNEY_PAIRINGS, ST_GAME_SET_TOURNEY,
+	ST_GAME_TOURNEY,
 	ST_COUNT
 };
 
@@ -69,6 +74,36 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (user_id, category) "
 	    "DO UPDATE SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
 	    "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws",
+	/* --- tournaments (issue 7) --- */
+	[ST_TOURNEY_INSERT] = "INSERT INTO tourneys (name, kind, rounds, time_control, rated, "
+	    "director_id, director, state, current_round, tiebreaks, bye_half, created) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+	[ST_TOURNEY_UPDATE] = "UPDATE tourneys SET state = ?2, current_round = ?3, rounds = ?4, "
+	    "tiebreaks = ?5, bye_half = ?6, finished = ?7 WHERE id = ?1",
+	[ST_TOURNEY_EACH] = "SELECT id, name, kind, rounds, time_control, rated, director_id, "
+	    "director, state, current_round, tiebreaks, bye_half, created, finished FROM tourneys "
+	    "ORDER BY id",
+	[ST_TOURNEY_PLAYER_PUT] = "INSERT OR REPLACE INTO tourney_players (tourney_id, user_id, "
+	    "name, joined, start_no, rating, withdrawn_round, paused) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_TOURNEY_PLAYER_DEL] = "DELETE FROM tourney_players WHERE tourney_id = ?1 AND user_id = ?2",
+	[ST_TOURNEY_PLAYERS] = "SELECT user_id, name, joined, start_no, rating, withdrawn_round, "
+	    "paused FROM tourney_players WHERE tourney_id = ?1 ORDER BY start_no, joined",
+	[ST_TOURNEY_BYE_PUT] = "INSERT OR REPLACE INTO tourney_byes (tourney_id, user_id, round, kind) "
+	    "VALUES (?1, ?2, ?3, ?4)",
+	[ST_TOURNEY_BYE_DEL] = "DELETE FROM tourney_byes WHERE tourney_id = ?1 AND user_id = ?2 "
+	    "AND round = ?3",
+	[ST_TOURNEY_BYES] = "SELECT user_id, round, kind FROM tourney_byes WHERE tourney_id = ?1 "
+	    "ORDER BY round, user_id",
+	[ST_TOURNEY_PAIRING_PUT] = "INSERT OR REPLACE INTO tourney_pairings (tourney_id, round, "
+	    "board, white, black, result, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_TOURNEY_PAIRINGS] = "SELECT round, board, white, black, result, game_id FROM "
+	    "tourney_pairings WHERE tourney_id = ?1 ORDER BY round, board",
+	[ST_GAME_SET_TOURNEY] = "UPDATE games SET tourney_id = ?2, tourney_round = ?3, "
+	    "tourney_board = ?4 WHERE id = ?1",
+	[ST_GAME_TOURNEY] = "SELECT tourney_id, tourney_round, tourney_board FROM games "
+	    "WHERE id = ?1 AND tourney_id IS NOT NULL",
+	/* --- end of tournaments --- */
 };
 
 struct db {
@@ -685,3 +720,227 @@ int db_rating_put(struct db *db, int64_t user_id, const char *category, const st
 	sqlite3_bind_int(st, 8, r->draws);
 	return step_done(db, st);
 }
+
+/* --- tournaments (issue 7) --- */
+
+/* Steps a prepared read, resetting it; -1 on an error. */
+static int step_rows_end(struct db *db, sqlite3_stmt *st, int rc)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE) {
+		log_error("database: %s", sqlite3_errmsg(db->handle));
+		return -1;
+	}
+	return 0;
+}
+
+int64_t db_tourney_insert(struct db *db, const struct db_tourney *t)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_INSERT];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, t->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, t->rounds);
+	sqlite3_bind_text(st, 4, t->time_control, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, t->rated);
+	if (t->director_id)
+		sqlite3_bind_int64(st, 6, t->director_id);
+	sqlite3_bind_text(st, 7, t->director, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, t->state, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, t->current_round);
+	sqlite3_bind_text(st, 10, t->tiebreaks, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 11, t->bye_half);
+	sqlite3_bind_int64(st, 12, t->created);
+	if (step_done(db, st) < 0)
+		return -1;
+	return sqlite3_last_insert_rowid(db->handle);
+}
+
+int db_tourney_update(struct db *db, const struct db_tourney *t)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_UPDATE];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	sqlite3_bind_text(st, 2, t->state, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, t->current_round);
+	sqlite3_bind_int(st, 4, t->rounds);
+	sqlite3_bind_text(st, 5, t->tiebreaks, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 6, t->bye_half);
+	if (t->finished)
+		sqlite3_bind_int64(st, 7, t->finished);
+	return step_done(db, st);
+}
+
+int db_tourney_each(struct db *db, void (*fn)(void *arg, const struct db_tourney *t), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_EACH];
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_tourney t = { .id = sqlite3_column_int64(st, 0) };
+		copy_column(st, 1, t.name, sizeof t.name);
+		copy_column(st, 2, t.kind, sizeof t.kind);
+		t.rounds = sqlite3_column_int(st, 3);
+		copy_column(st, 4, t.time_control, sizeof t.time_control);
+		t.rated = sqlite3_column_int(st, 5) != 0;
+		t.director_id = sqlite3_column_int64(st, 6);
+		copy_column(st, 7, t.director, sizeof t.director);
+		copy_column(st, 8, t.state, sizeof t.state);
+		t.current_round = sqlite3_column_int(st, 9);
+		copy_column(st, 10, t.tiebreaks, sizeof t.tiebreaks);
+		t.bye_half = sqlite3_column_int(st, 11);
+		t.created = sqlite3_column_int64(st, 12);
+		t.finished = sqlite3_column_int64(st, 13);
+		fn(arg, &t);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_tourney_player_put(struct db *db, int64_t tourney_id, const struct db_tourney_player *p)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_PLAYER_PUT];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, tourney_id);
+	sqlite3_bind_int64(st, 2, p->user_id);
+	sqlite3_bind_text(st, 3, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, p->joined);
+	sqlite3_bind_int(st, 5, p->start_no);
+	sqlite3_bind_int(st, 6, p->rating);
+	sqlite3_bind_int(st, 7, p->withdrawn_round);
+	sqlite3_bind_int(st, 8, p->paused);
+	return step_done(db, st);
+}
+
+int db_tourney_player_remove(struct db *db, int64_t tourney_id, int64_t user_id)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_PLAYER_DEL];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, tourney_id);
+	sqlite3_bind_int64(st, 2, user_id);
+	return step_done(db, st);
+}
+
+int db_tourney_players(struct db *db, int64_t tourney_id,
+    void (*fn)(void *arg, const struct db_tourney_player *p), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_PLAYERS];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, tourney_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_tourney_player p = { .user_id = sqlite3_column_int64(st, 0) };
+		copy_column(st, 1, p.name, sizeof p.name);
+		p.joined = sqlite3_column_int(st, 2);
+		p.start_no = sqlite3_column_int(st, 3);
+		p.rating = sqlite3_column_int(st, 4);
+		p.withdrawn_round = sqlite3_column_int(st, 5);
+		p.paused = sqlite3_column_int(st, 6) != 0;
+		fn(arg, &p);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_tourney_bye_set(struct db *db, int64_t tourney_id, int64_t user_id, int round,
+    const char *kind)
+{
+	sqlite3_stmt *st = db->stmt[kind ? ST_TOURNEY_BYE_PUT : ST_TOURNEY_BYE_DEL];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, tourney_id);
+	sqlite3_bind_int64(st, 2, user_id);
+	sqlite3_bind_int(st, 3, round);
+	if (kind)
+		sqlite3_bind_text(st, 4, kind, -1, SQLITE_STATIC);
+	return step_done(db, st);
+}
+
+int db_tourney_byes(struct db *db, int64_t tourney_id,
+    void (*fn)(void *arg, int64_t user_id, int round, const char *kind), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_BYES];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, tourney_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
+		    (const char *)sqlite3_column_text(st, 2));
+	return step_rows_end(db, st, rc);
+}
+
+int db_tourney_pairing_put(struct db *db, int64_t tourney_id, const struct db_tourney_pairing *p)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_PAIRING_PUT];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, tourney_id);
+	sqlite3_bind_int(st, 2, p->round);
+	sqlite3_bind_int(st, 3, p->board);
+	sqlite3_bind_int(st, 4, p->white);
+	sqlite3_bind_int(st, 5, p->black);
+	sqlite3_bind_text(st, 6, p->result, -1, SQLITE_STATIC);
+	if (p->game_id)
+		sqlite3_bind_int64(st, 7, p->game_id);
+	return step_done(db, st);
+}
+
+int db_tourney_pairings(struct db *db, int64_t tourney_id,
+    void (*fn)(void *arg, const struct db_tourney_pairing *p), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_TOURNEY_PAIRINGS];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, tourney_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_tourney_pairing p = { .round = sqlite3_column_int(st, 0),
+		    .board = sqlite3_column_int(st, 1), .white = sqlite3_column_int(st, 2),
+		    .black = sqlite3_column_int(st, 3), .game_id = sqlite3_column_int64(st, 5) };
+		copy_column(st, 4, p.result, sizeof p.result);
+		fn(arg, &p);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_game_set_tourney(struct db *db, int64_t game_id, int64_t tourney_id, int round, int board)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_SET_TOURNEY];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int64(st, 2, tourney_id);
+	sqlite3_bind_int(st, 3, round);
+	sqlite3_bind_int(st, 4, board);
+	return step_done(db, st);
+}
+
+int db_game_tourney(struct db *db, int64_t game_id, int64_t *tourney_id, int *round, int *board)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_TOURNEY];
+	int found = 0;
+
+	sqlite3_bind_int64(st, 1, game_id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*tourney_id = sqlite3_column_int64(st, 0);
+		*round = sqlite3_column_int(st, 1);
+		*board = sqlite3_column_int(st, 2);
+		found = 1;
+		rc = SQLITE_DONE;
+	}
+	if (step_rows_end(db, st, rc) < 0)
+		return -1;
+	return found;
+}
+
+/* --- end of tournaments --- */

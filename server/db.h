@@ -108,4 +108,63 @@ int db_games_of(struct db *db, const char *name, const char *status, int limit,
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out);
 int db_rating_put(struct db *db, int64_t user_id, const char *category, const struct db_rating *r);
 
+/* --- tournaments (issue 7; sql/0003-tourneys.sql) --- */
+
+struct db_tourney {
+	int64_t id;
+	char name[64];
+	char kind[8];			/* rr, drr, swiss */
+	int rounds;
+	char time_control[64];
+	bool rated;
+	int64_t director_id;		/* 0 when the account is gone */
+	char director[DB_NAME_MAX];
+	char state[12];			/* created, running, paused, finished */
+	int current_round;
+	char tiebreaks[64];
+	int bye_half;
+	int64_t created, finished;	/* unix seconds; finished 0 until then */
+};
+
+struct db_tourney_player {
+	int64_t user_id;
+	char name[DB_NAME_MAX];
+	int joined, start_no, rating, withdrawn_round;
+	bool paused;
+};
+
+/* One board of a round; a bye has black 0 and its letter as result. */
+struct db_tourney_pairing {
+	int round, board, white, black;
+	char result[8];
+	int64_t game_id;		/* 0: none */
+};
+
+/* Inserts a tournament (t->id ignored); returns its id, or -1. */
+int64_t db_tourney_insert(struct db *db, const struct db_tourney *t);
+/* Writes state, current round, rounds, tie-breaks, bye value and end time. */
+int db_tourney_update(struct db *db, const struct db_tourney *t);
+int db_tourney_each(struct db *db, void (*fn)(void *arg, const struct db_tourney *t), void *arg);
+/* Inserts or replaces a participant. */
+int db_tourney_player_put(struct db *db, int64_t tourney_id, const struct db_tourney_player *p);
+int db_tourney_player_remove(struct db *db, int64_t tourney_id, int64_t user_id);
+/* Participants in start-number order, then joining order. */
+int db_tourney_players(struct db *db, int64_t tourney_id,
+    void (*fn)(void *arg, const struct db_tourney_player *p), void *arg);
+/* A bye asked for in advance; kind NULL removes it. */
+int db_tourney_bye_set(struct db *db, int64_t tourney_id, int64_t user_id, int round,
+    const char *kind);
+int db_tourney_byes(struct db *db, int64_t tourney_id,
+    void (*fn)(void *arg, int64_t user_id, int round, const char *kind), void *arg);
+/* Inserts or replaces one board of a round. */
+int db_tourney_pairing_put(struct db *db, int64_t tourney_id, const struct db_tourney_pairing *p);
+/* Every board of every round, by round then board. */
+int db_tourney_pairings(struct db *db, int64_t tourney_id,
+    void (*fn)(void *arg, const struct db_tourney_pairing *p), void *arg);
+/* Marks a games row as a tournament game, and reads the mark (1 found, 0 not one). */
+int db_game_set_tourney(struct db *db, int64_t game_id, int64_t tourney_id, int round, int board);
+int db_game_tourney(struct db *db, int64_t game_id, int64_t *tourney_id, int *round, int *board);
+
+/* --- end of tournaments --- */
+
 #endif

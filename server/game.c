@@ -18,6 +18,7 @@
 #include "rating.h"
 #include "server.h"
 #include "session.h"
+#include "tournament.h"
 
 /* What the game keeps per ply beyond the move itself. */
 struct game_ply {
@@ -57,6 +58,9 @@ struct game {
 	int observer_count, observer_cap;
 	int64_t started_unix;
 	bool over;
+	/* Tournament games (issue 7): where the game is played; 0 otherwise. */
+	int64_t tourney_id;
+	int tourney_round, tourney_board;
 };
 
 struct games {
@@ -200,6 +204,7 @@ const char *game_last_verbose(const struct game *g) { return g->last_verbose; }
 int game_last_dpp(const struct game *g) { return g->last_dpp; }
 int game_observer_count(const struct game *g) { return g->observer_count; }
 bool game_over(const struct game *g) { return g->over; }
+int64_t game_tourney_id(const struct game *g) { return g->tourney_id; }
 
 int game_color_of(const struct game *g, const struct session *s)
 {
@@ -451,6 +456,14 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 		game_free(g);
 		return NULL;
 	}
+	/* Tournament games (issue 7). */
+	if (p->tourney_id) {
+		g->tourney_id = p->tourney_id;
+		g->tourney_round = p->tourney_round;
+		g->tourney_board = p->tourney_board;
+		db_game_set_tourney(server_db(srv), g->id, g->tourney_id, g->tourney_round,
+		    g->tourney_board);
+	}
 	session_set_game(white, g);
 	session_set_game(black, g);
 	/* Playing ends the players' seeks and challenges. */
@@ -537,6 +550,10 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	snprintf(g->rating_text[WHITE], sizeof g->rating_text[WHITE], "%s", row.white_rating);
 	snprintf(g->rating_text[BLACK], sizeof g->rating_text[BLACK], "%s", row.black_rating);
 	g->started_unix = row.started;
+	/* Tournament games (issue 7) keep their board when resumed. */
+	if (db_game_tourney(server_db(srv), id, &g->tourney_id, &g->tourney_round,
+	    &g->tourney_board) < 0)
+		g->tourney_id = 0;
 	struct replay r = { g, true };
 	if (!(g->pos = position_new(row.start_fen[0] ? row.start_fen : NULL, err, errlen)) ||
 	    db_game_moves(server_db(srv), id, replay_move, &r) < 0 || !r.ok ||
@@ -760,6 +777,10 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	g->observer_count = 0;
 	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
 	retire(g);
+	/* Tournament games (issue 7): the tournament records the result. */
+	if (g->tourney_id)
+		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
+		    status);
 }
 
 /* The FICS end text for an ending decided on the board. */

@@ -43,5 +43,10 @@
 #define LIMIT_ALIASES 64
 /* Timeseal clients are pinged this often while they play, to track their lag. */
 #define LIMIT_TIMESEAL_PING_MS 10000
+/* How long a tournament player may be missing at the start of a round (or
+ * of a game's continuation) before losing that game by forfeit. */
+#define LIMIT_TOURNEY_FORFEIT_MS (5 * 60 * 1000)
+/* Tournaments not yet finished that one (non-admin) director may have. */
+#define LIMIT_TOURNEYS_PER_DIRECTOR 2
 
 #endif

@@ -29,6 +29,7 @@
 #include "server.h"
 #include "session.h"
 #include "tls.h"
+#include "tournament.h"
 
 /* How long a shutdown waits for clients to take their last output. */
 #define SERVER_SHUTDOWN_MS 5000
@@ -61,6 +62,7 @@ struct server {
 	struct hasher *hasher;
 	struct games *games;
 	struct offers *offers;
+	struct tournaments *tournaments;	/* issue 7 */
 	int lock_fd;
 	struct conn_list conns, dirty, closed;
 	void *addresses;	/* tsearch tree of struct tally by address */
@@ -95,6 +97,7 @@ int64_t server_uptime_s(struct server *srv)
 struct event_base *server_base(struct server *srv) { return srv->base; }
 struct db *server_db(struct server *srv) { return srv->db; }
 struct games *server_games(struct server *srv) { return srv->games; }
+struct tournaments *server_tournaments(struct server *srv) { return srv->tournaments; }
 struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
@@ -627,6 +630,11 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot set up games");
 		goto fail;
 	}
+	/* Tournaments (issue 7): after the orphans are adjourned, so their boards resume them. */
+	if (!(srv->tournaments = tournaments_new(srv)) || tournaments_load(srv->tournaments) < 0) {
+		snprintf(err, errlen, "cannot load tournaments");
+		goto fail;
+	}
 	if (!(srv->hasher = hasher_new(srv->base))) {
 		snprintf(err, errlen, "cannot start the password worker");
 		goto fail;
@@ -693,6 +701,7 @@ void server_free(struct server *srv)
 	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
 		if (events[i])
 			event_free(events[i]);
+	tournaments_free(srv->tournaments);
 	games_free(srv->games);
 	offers_free(srv->offers);
 	hasher_free(srv->hasher);

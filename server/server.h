@@ -12,6 +12,7 @@ struct config;
 struct conn;
 struct db;
 struct games;
+struct tournaments;
 struct offers;
 struct event_base;
 struct hasher;
@@ -29,6 +30,8 @@ void server_free(struct server *srv);
 struct event_base *server_base(struct server *srv);
 struct db *server_db(struct server *srv);
 struct games *server_games(struct server *srv);
+/* Tournaments (issue 7). */
+struct tournaments *server_tournaments(struct server *srv);
 struct offers *server_offers(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
 const struct config *server_config(const struct server *srv);

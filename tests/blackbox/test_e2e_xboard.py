@@ -131,8 +131,10 @@ class XboardTest(H.ChessdTestCase):
             gameno, opp.name.encode(), opp.name.encode())), T)
 
         # xboard's debug log: every board parsed, and the result.
+        # Wait until xboard has also told its engine (the last thing it logs).
         deadline = time.monotonic() + T
-        while "resigns} 0-1" not in debug_text() and time.monotonic() < deadline:
+        while (not re.search(r">first : result 0-1 \{%s resigns\}" % opp.name, debug_text())
+               and time.monotonic() < deadline):
             time.sleep(0.2)
         log = debug_text()
         keep = os.environ.get("E2E_TRANSCRIPTS")

@@ -1,0 +1,1328 @@
+#define _GNU_SOURCE
+/*
+ * The live tournaments: creation, entries, pairing each round, starting and
+ * finishing its games, forfeits, and the database rows that let a restart
+ * pick everything up again.  See tournament.h for the rules applied.
+ *
+ * Work that starts games (a new round, a board whose players are now both
+ * here, a forfeit falling due) runs from one timer, never from inside a
+ * game's ending or a session's teardown: tournament_game_over() only
+ * records and schedules.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "clock.h"
+#include "config.h"
+#include "db.h"
+#include "game.h"
+#include "limit.h"
+#include "log.h"
+#include "pairing.h"
+#include "rating.h"
+#include "server.h"
+#include "session.h"
+#include "tournament.h"
+
+/* How often waiting boards look for their players (logins are not signalled). */
+#define TOURNAMENT_POLL_MS 250
+
+/* A participant beyond what the core keeps. */
+struct entrant {
+	int64_t user_id;
+	int joined;		/* order of joining */
+	bool paused;
+};
+
+enum board_state { BOARD_WAITING, BOARD_PLAYING, BOARD_DONE };
+
+/* A board of the round being played. */
+struct tboard {
+	enum board_state state;
+	int64_t game_id;	/* the games row played on it; 0 none */
+	int game_number;	/* the live game while PLAYING */
+	bool adjourned;		/* game_id is to be continued, not replayed */
+	int64_t deadline_ms;	/* while WAITING: when the absent forfeit */
+};
+
+struct follower {
+	char name[DB_NAME_MAX];
+};
+
+struct tournament {
+	struct tournaments *owner;
+	int64_t id;
+	enum tournament_kind kind;
+	enum tournament_state state;
+	struct clock_control tc;
+	char tc_text[CLOCK_TEXT_MAX];
+	bool rated;
+	int64_t director_id;
+	char director[DB_NAME_MAX];
+	enum tiebreak tiebreaks[TIEBREAK_MAX];
+	int ntiebreaks;
+	int64_t created, finished;
+	struct tourney *core;		/* players by index = start number */
+	struct entrant entrants[TOURNEY_PLAYERS_MAX + 1];
+	int next_joined;
+	struct tboard boards[TOURNEY_GAMES_MAX];
+	struct follower *followers;
+	int nfollowers;
+};
+
+struct tournaments {
+	struct server *srv;
+	struct tournament **list;
+	int count;
+	struct event *timer;
+};
+
+static const enum tiebreak default_tiebreaks[] = {
+	TIEBREAK_BUCHHOLZ, TIEBREAK_BUCHHOLZ_CUT1, TIEBREAK_SONNEBORN_BERGER,
+	TIEBREAK_DIRECT_ENCOUNTER, TIEBREAK_WINS,
+};
+
+static void tick(evutil_socket_t fd, short what, void *arg);
+
+/* --- names and texts --- */
+
+const char *tournament_kind_name(enum tournament_kind kind)
+{
+	return kind == TOURNAMENT_RR ? "rr" : kind == TOURNAMENT_DRR ? "drr" : "swiss";
+}
+
+const char *tournament_state_name(enum tournament_state state)
+{
+	switch (state) {
+	case TOURNAMENT_CREATED: return "created";
+	case TOURNAMENT_RUNNING: return "running";
+	case TOURNAMENT_PAUSED: return "paused";
+	case TOURNAMENT_FINISHED: return "finished";
+	}
+	return "?";
+}
+
+static int kind_parse(const char *text, enum tournament_kind *out)
+{
+	for (int k = TOURNAMENT_RR; k <= TOURNAMENT_SWISS; k++)
+		if (!strcasecmp(text, tournament_kind_name((enum tournament_kind)k))) {
+			*out = (enum tournament_kind)k;
+			return 0;
+		}
+	return -1;
+}
+
+static int state_parse(const char *text, enum tournament_state *out)
+{
+	for (int k = TOURNAMENT_CREATED; k <= TOURNAMENT_FINISHED; k++)
+		if (!strcmp(text, tournament_state_name((enum tournament_state)k))) {
+			*out = (enum tournament_state)k;
+			return 0;
+		}
+	return -1;
+}
+
+static const struct {
+	enum tourney_result res;
+	const char *text;
+} result_texts[] = {
+	{ TOURNEY_RESULT_NONE, "*" }, { TOURNEY_RESULT_WHITE_WINS, "1-0" },
+	{ TOURNEY_RESULT_BLACK_WINS, "0-1" }, { TOURNEY_RESULT_DRAW, "1/2-1/2" },
+	{ TOURNEY_RESULT_WHITE_FORFEIT, "+-" }, { TOURNEY_RESULT_BLACK_FORFEIT, "-+" },
+	{ TOURNEY_RESULT_DOUBLE_FORFEIT, "--" },
+};
+
+const char *tournament_result_text(enum tourney_result res)
+{
+	for (size_t i = 0; i < sizeof result_texts / sizeof result_texts[0]; i++)
+		if (result_texts[i].res == res)
+			return result_texts[i].text;
+	return "*";
+}
+
+int tournament_result_parse(const char *text, enum tourney_result *out)
+{
+	if (!strcmp(text, "=") || !strcmp(text, "1/2") || !strcmp(text, "draw")) {
+		*out = TOURNEY_RESULT_DRAW;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof result_texts / sizeof result_texts[0]; i++)
+		if (!strcmp(result_texts[i].text, text)) {
+			*out = result_texts[i].res;
+			return 0;
+		}
+	return -1;
+}
+
+static const char bye_letters[] = { [TOURNEY_BYE_NONE] = '?', [TOURNEY_BYE_PAIRING] = 'U',
+	[TOURNEY_BYE_HALF] = 'H', [TOURNEY_BYE_ZERO] = 'Z', [TOURNEY_BYE_FULL] = 'F' };
+
+static enum tourney_bye bye_parse(const char *text)
+{
+	for (int k = TOURNEY_BYE_PAIRING; k <= TOURNEY_BYE_FULL; k++)
+		if (text[0] == bye_letters[k] && !text[1])
+			return (enum tourney_bye)k;
+	return TOURNEY_BYE_NONE;
+}
+
+int tournament_tiebreaks_parse(const char *text, enum tiebreak *order)
+{
+	char copy[128], *save = NULL;
+	int n = 0;
+
+	snprintf(copy, sizeof copy, "%s", text);
+	for (char *w = strtok_r(copy, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		int found = -1;
+		for (int k = 0; k < TIEBREAK_NB; k++)
+			if (!strcasecmp(w, tiebreak_name((enum tiebreak)k)))
+				found = k;
+		if (found < 0 || n >= TIEBREAK_MAX)
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (order[i] == (enum tiebreak)found)
+				return -1;
+		order[n++] = (enum tiebreak)found;
+	}
+	return n;
+}
+
+static void tiebreaks_text(const struct tournament *t, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->ntiebreaks && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+		    tiebreak_name(t->tiebreaks[i]));
+}
+
+/* --- accessors --- */
+
+int64_t tournament_id(const struct tournament *t) { return t->id; }
+const char *tournament_name(const struct tournament *t) { return t->core->name; }
+enum tournament_kind tournament_kind(const struct tournament *t) { return t->kind; }
+enum tournament_state tournament_state(const struct tournament *t) { return t->state; }
+const char *tournament_director(const struct tournament *t) { return t->director; }
+const char *tournament_time_control(const struct tournament *t) { return t->tc_text; }
+bool tournament_rated(const struct tournament *t) { return t->rated; }
+const struct tourney *tournament_core(const struct tournament *t) { return t->core; }
+
+int tournament_tiebreaks(const struct tournament *t, enum tiebreak *order)
+{
+	memcpy(order, t->tiebreaks, (size_t)t->ntiebreaks * sizeof *order);
+	return t->ntiebreaks;
+}
+
+int tournament_board_game(const struct tournament *t, int board)
+{
+	const struct tourney *c = t->core;
+
+	if (board < 1 || board > c->rounds[c->rounds_paired].ngames ||
+	    t->boards[board - 1].state != BOARD_PLAYING)
+		return 0;
+	return t->boards[board - 1].game_number;
+}
+
+bool tournament_player_paused(const struct tournament *t, int player)
+{
+	return player >= 1 && player <= t->core->nplayers && t->entrants[player].paused;
+}
+
+/* --- the registry --- */
+
+struct tournaments *tournaments_new(struct server *srv)
+{
+	struct tournaments *ts = calloc(1, sizeof *ts);
+
+	if (!ts)
+		return NULL;
+	ts->srv = srv;
+	if (!(ts->list = calloc(TOURNAMENTS_MAX, sizeof *ts->list)) ||
+	    !(ts->timer = evtimer_new(server_base(srv), tick, ts))) {
+		tournaments_free(ts);
+		return NULL;
+	}
+	return ts;
+}
+
+static void tournament_free(struct tournament *t)
+{
+	if (!t)
+		return;
+	free(t->core);
+	free(t->followers);
+	free(t);
+}
+
+void tournaments_free(struct tournaments *ts)
+{
+	if (!ts)
+		return;
+	for (int i = 0; i < ts->count; i++)
+		tournament_free(ts->list[i]);
+	if (ts->timer)
+		event_free(ts->timer);
+	free(ts->list);
+	free(ts);
+}
+
+struct tournament *tournaments_find(struct tournaments *ts, int64_t id)
+{
+	for (int i = 0; i < ts->count; i++)
+		if (ts->list[i]->id == id)
+			return ts->list[i];
+	return NULL;
+}
+
+void tournaments_each(struct tournaments *ts, void (*fn)(struct tournament *t, void *arg),
+    void *arg)
+{
+	for (int i = 0; i < ts->count; i++)
+		fn(ts->list[i], arg);
+}
+
+/* Runs the tick after delay_ms (sooner if it is already due sooner). */
+static void schedule(struct tournaments *ts, int64_t delay_ms)
+{
+	struct timeval left, tv = { (time_t)(delay_ms / 1000), (suseconds_t)(delay_ms % 1000 * 1000) };
+
+	if (evtimer_pending(ts->timer, &left)) {
+		struct timeval now;
+		event_base_gettimeofday_cached(server_base(ts->srv), &now);
+		int64_t at_ms = (int64_t)left.tv_sec * 1000 + left.tv_usec / 1000;
+		int64_t now_ms = (int64_t)now.tv_sec * 1000 + now.tv_usec / 1000;
+		if (at_ms - now_ms <= delay_ms)
+			return;
+	}
+	evtimer_add(ts->timer, &tv);
+}
+
+/* Makes room in a full registry by forgetting the oldest finished tournament. */
+static void evict_finished(struct tournaments *ts)
+{
+	for (int i = 0; ts->count >= TOURNAMENTS_MAX && i < ts->count; i++) {
+		if (ts->list[i]->state != TOURNAMENT_FINISHED)
+			continue;
+		log_info("tourney %lld is dropped from memory (registry full)",
+		    (long long)ts->list[i]->id);
+		tournament_free(ts->list[i]);
+		memmove(&ts->list[i], &ts->list[i + 1], (size_t)(ts->count - i - 1) * sizeof ts->list[0]);
+		ts->count--;
+	}
+}
+
+static struct tournament *tournament_alloc(struct tournaments *ts)
+{
+	struct tournament *t;
+
+	evict_finished(ts);
+	if (ts->count >= TOURNAMENTS_MAX)
+		return NULL;
+	if (!(t = calloc(1, sizeof *t)) || !(t->core = calloc(1, sizeof *t->core))) {
+		free(t);
+		return NULL;
+	}
+	t->owner = ts;
+	return t;
+}
+
+/* --- persistence --- */
+
+static struct db *db_of(const struct tournament *t)
+{
+	return server_db(t->owner->srv);
+}
+
+static void save_tourney(struct tournament *t)
+{
+	struct db_tourney row = { .id = t->id, .rounds = t->core->nrounds,
+	    .current_round = t->core->rounds_paired, .bye_half = t->core->pairing_bye_half,
+	    .finished = t->finished };
+
+	snprintf(row.state, sizeof row.state, "%s", tournament_state_name(t->state));
+	tiebreaks_text(t, row.tiebreaks, sizeof row.tiebreaks);
+	if (db_tourney_update(db_of(t), &row) < 0)
+		log_error("tourney %lld: could not save", (long long)t->id);
+}
+
+static void save_player(struct tournament *t, int p)
+{
+	const struct tourney_player *pl = &t->core->players[p];
+	struct db_tourney_player row = { .user_id = t->entrants[p].user_id,
+	    .joined = t->entrants[p].joined, .start_no = t->state == TOURNAMENT_CREATED ? 0 : p,
+	    .rating = pl->rating, .withdrawn_round = pl->withdrawn_round,
+	    .paused = t->entrants[p].paused };
+
+	snprintf(row.name, sizeof row.name, "%.*s", (int)sizeof row.name - 1, pl->name);
+	if (db_tourney_player_put(db_of(t), t->id, &row) < 0)
+		log_error("tourney %lld: could not save player %s", (long long)t->id, pl->name);
+}
+
+/* Saves board b (0-based) of round r: a game, or a bye after the games. */
+static void save_board(struct tournament *t, int r, int b)
+{
+	const struct tourney_round *rd = &t->core->rounds[r];
+	struct db_tourney_pairing row = { .round = r, .board = b + 1 };
+
+	if (b < rd->ngames) {
+		row.white = rd->games[b].white;
+		row.black = rd->games[b].black;
+		snprintf(row.result, sizeof row.result, "%s", tournament_result_text(rd->games[b].result));
+		if (r == t->core->rounds_paired)
+			row.game_id = t->boards[b].game_id;
+	} else {
+		const struct tourney_bye_entry *e = &rd->byes[b - rd->ngames];
+		row.white = e->player;
+		snprintf(row.result, sizeof row.result, "%c", bye_letters[e->kind]);
+	}
+	if (db_tourney_pairing_put(db_of(t), t->id, &row) < 0)
+		log_error("tourney %lld: could not save round %d board %d", (long long)t->id, r, b + 1);
+}
+
+/* --- talking --- */
+
+struct announce {
+	struct tournament *t;
+	const char *text;
+};
+
+static bool is_participant(const struct tournament *t, const struct session *s)
+{
+	for (int p = 1; p <= t->core->nplayers; p++)
+		if (t->entrants[p].user_id == session_user_id(s))
+			return session_registered(s);
+	return false;
+}
+
+static bool is_follower(const struct tournament *t, const struct session *s)
+{
+	for (int i = 0; i < t->nfollowers; i++)
+		if (!strcasecmp(t->followers[i].name, session_name(s)))
+			return true;
+	return false;
+}
+
+static void announce_one(struct session *s, void *arg)
+{
+	struct announce *a = arg;
+
+	if (session_in_channel(s, TOURNAMENT_CHANNEL) || is_participant(a->t, s) ||
+	    is_follower(a->t, s))
+		session_notify(s, "%s", a->text);
+}
+
+/* To the participants, the followers and the tournament channel. */
+static void announce(struct tournament *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void announce(struct tournament *t, const char *fmt, ...)
+{
+	char text[1024];
+	int n;
+	va_list ap;
+
+	n = snprintf(text, sizeof text, "Tourney %lld (%s): ", (long long)t->id, t->core->name);
+	va_start(ap, fmt);
+	vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
+	va_end(ap);
+	struct announce a = { t, text };
+	server_each_session(t->owner->srv, announce_one, &a);
+}
+
+static bool may_direct(const struct tournament *t, const struct session *s)
+{
+	return session_admin(s) || (session_registered(s) && t->director_id &&
+	    session_user_id(s) == t->director_id);
+}
+
+/* The start number of the registered user, or 0. */
+static int player_of_user(const struct tournament *t, int64_t user_id)
+{
+	for (int p = 1; p <= t->core->nplayers; p++)
+		if (t->entrants[p].user_id == user_id)
+			return p;
+	return 0;
+}
+
+static int player_named(const struct tournament *t, const char *name)
+{
+	for (int p = 1; p <= t->core->nplayers; p++)
+		if (!strcasecmp(t->core->players[p].name, name))
+			return p;
+	return 0;
+}
+
+/* The player's session when logged in and free to play, else NULL. */
+static struct session *ready_session(struct tournament *t, int p)
+{
+	struct session *s = server_find_session(t->owner->srv, t->core->players[p].name);
+
+	if (!s || !session_online(s) || !session_registered(s) ||
+	    session_user_id(s) != t->entrants[p].user_id || session_game(s))
+		return NULL;
+	return s;
+}
+
+/* --- rounds --- */
+
+static int64_t now_ms(const struct tournament *t)
+{
+	return server_now_ms(t->owner->srv);
+}
+
+static int forfeit_ms(const struct tournament *t)
+{
+	return server_config(t->owner->srv)->limits.tourney_forfeit_ms;
+}
+
+static bool round_complete(const struct tournament *t)
+{
+	const struct tourney_round *rd = &t->core->rounds[t->core->rounds_paired];
+
+	for (int b = 0; b < rd->ngames; b++)
+		if (rd->games[b].result == TOURNEY_RESULT_NONE)
+			return false;
+	return true;
+}
+
+/* Whether p sits this round out: withdrawn by then, or paused. */
+static bool sits_out(const struct tournament *t, int p, int r)
+{
+	const struct tourney_player *pl = &t->core->players[p];
+
+	return (pl->withdrawn_round > 0 && r >= pl->withdrawn_round) || t->entrants[p].paused;
+}
+
+/* Records a result on board b of the current round, and says so. */
+static void record_result(struct tournament *t, int b, enum tourney_result res, const char *why)
+{
+	struct tourney *c = t->core;
+	struct tourney_game *g = &c->rounds[c->rounds_paired].games[b];
+
+	g->result = res;
+	t->boards[b].state = BOARD_DONE;
+	t->boards[b].game_number = 0;
+	save_board(t, c->rounds_paired, b);
+	announce(t, "round %d board %d: %s - %s %s%s%s", c->rounds_paired, b + 1,
+	    c->players[g->white].name, c->players[g->black].name, tournament_result_text(res),
+	    why ? " " : "", why ? why : "");
+}
+
+/* Lists the round's pairings to everyone concerned. */
+static void announce_round(struct tournament *t)
+{
+	const struct tourney *c = t->core;
+	const struct tourney_round *rd = &c->rounds[c->rounds_paired];
+	char text[900];
+	size_t used = 0;
+
+	for (int b = 0; b < rd->ngames && used < sizeof text; b++)
+		used += (size_t)snprintf(text + used, sizeof text - used, "%s%s-%s", b ? ", " : "",
+		    c->players[rd->games[b].white].name, c->players[rd->games[b].black].name);
+	for (int i = 0; i < rd->nbyes && used < sizeof text; i++)
+		used += (size_t)snprintf(text + used, sizeof text - used, "; bye (%c) %s",
+		    bye_letters[rd->byes[i].kind], c->players[rd->byes[i].player].name);
+	announce(t, "round %d of %d paired: %s", c->rounds_paired, c->nrounds, text);
+}
+
+static void finish(struct tournament *t)
+{
+	struct tiebreak_row *rows = calloc((size_t)t->core->nplayers + 1, sizeof *rows);
+	char err[128];
+
+	t->state = TOURNAMENT_FINISHED;
+	t->finished = (int64_t)time(NULL);
+	save_tourney(t);
+	if (rows && tiebreak_standings(t->core, t->core->rounds_paired, t->tiebreaks, t->ntiebreaks,
+	    rows, err, sizeof err) == 0 && t->core->nplayers > 0)
+		announce(t, "finished.  Winner: %s with %g points.  See \"tourney show %lld\".",
+		    t->core->players[rows[0].player].name, rows[0].points_half / 2.0, (long long)t->id);
+	else
+		announce(t, "finished.");
+	free(rows);
+	log_info("tourney %lld finished", (long long)t->id);
+}
+
+/* Fills round r by the Berger tables; withdrawn and paused players forfeit. */
+static int pair_berger(struct tournament *t, int r, char *err, size_t errlen)
+{
+	struct tourney *c = t->core;
+	struct pairing_pair pairs[PAIRING_BERGER_MAX / 2 + 1];
+	int bye;
+	int n = pairing_berger(c->nplayers, r, t->kind == TOURNAMENT_DRR, pairs, &bye, err, errlen);
+
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		bool w_out = sits_out(t, pairs[i].white, r), b_out = sits_out(t, pairs[i].black, r);
+		enum tourney_result res = w_out && b_out ? TOURNEY_RESULT_DOUBLE_FORFEIT :
+		    w_out ? TOURNEY_RESULT_BLACK_FORFEIT : b_out ? TOURNEY_RESULT_WHITE_FORFEIT :
+		    TOURNEY_RESULT_NONE;
+		tourney_game_add(c, r, pairs[i].white, pairs[i].black, res);
+	}
+	return 0;
+}
+
+/* Fills round r by the Dutch system; paused players get a zero-point bye. */
+static int pair_dutch(struct tournament *t, int r, char *err, size_t errlen)
+{
+	struct tourney *c = t->core;
+	struct tourney_round *out = calloc(1, sizeof *out);
+
+	if (!out) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int p = 1; p <= c->nplayers; p++)
+		if (t->entrants[p].paused && c->players[p].requested[r] == TOURNEY_BYE_NONE)
+			c->players[p].requested[r] = TOURNEY_BYE_ZERO;
+	if (pairing_dutch(c, r, out, err, errlen) < 0) {
+		free(out);
+		return -1;
+	}
+	for (int i = 0; i < out->ngames; i++)
+		tourney_game_add(c, r, out->games[i].white, out->games[i].black, TOURNEY_RESULT_NONE);
+	for (int i = 0; i < out->nbyes; i++)
+		tourney_bye_add(c, r, out->byes[i].player, out->byes[i].kind);
+	free(out);
+	return 0;
+}
+
+/* Pairs the next round and saves it; on failure the tournament pauses. */
+static void pair_next(struct tournament *t)
+{
+	struct tourney *c = t->core;
+	int r = c->rounds_paired + 1;
+	char err[256];
+
+	memset(&c->rounds[r], 0, sizeof c->rounds[r]);
+	int rc = t->kind == TOURNAMENT_SWISS ? pair_dutch(t, r, err, sizeof err) :
+	    pair_berger(t, r, err, sizeof err);
+	if (rc < 0) {
+		memset(&c->rounds[r], 0, sizeof c->rounds[r]);
+		c->rounds_paired = r - 1;
+		t->state = TOURNAMENT_PAUSED;
+		save_tourney(t);
+		announce(t, "round %d could not be paired (%s); the tournament is paused.", r, err);
+		log_error("tourney %lld: round %d: %s", (long long)t->id, r, err);
+		return;
+	}
+	c->rounds_paired = r;
+	const struct tourney_round *rd = &c->rounds[r];
+	int64_t deadline = now_ms(t) + forfeit_ms(t);
+	for (int b = 0; b < rd->ngames; b++)
+		t->boards[b] = (struct tboard){ .state = rd->games[b].result == TOURNEY_RESULT_NONE ?
+		    BOARD_WAITING : BOARD_DONE, .deadline_ms = deadline };
+	for (int b = 0; b < rd->ngames + rd->nbyes; b++)
+		save_board(t, r, b);
+	save_tourney(t);
+	announce_round(t);
+	for (int b = 0; b < rd->ngames; b++)
+		if (rd->games[b].result != TOURNEY_RESULT_NONE)
+			announce(t, "round %d board %d: %s - %s %s (withdrawn or paused)", r, b + 1,
+			    c->players[rd->games[b].white].name, c->players[rd->games[b].black].name,
+			    tournament_result_text(rd->games[b].result));
+	log_info("tourney %lld: round %d paired (%d games, %d byes)", (long long)t->id, r,
+	    rd->ngames, rd->nbyes);
+}
+
+static void follow_board(struct tournament *t, struct game *g)
+{
+	for (int i = 0; i < t->nfollowers; i++) {
+		struct session *s = server_find_session(t->owner->srv, t->followers[i].name);
+		if (s && session_online(s) && game_color_of(g, s) < 0 && session_observe(s, g) == 0) {
+			session_notify(s, "You are now observing game %d (tourney %lld).",
+			    game_number(g), (long long)t->id);
+			game_send_board(g, s);
+		}
+	}
+}
+
+/* Starts (or continues) the game on board b when both players are here. */
+static bool start_board(struct tournament *t, int b)
+{
+	struct tourney *c = t->core;
+	int r = c->rounds_paired;
+	struct tourney_game *tg = &c->rounds[r].games[b];
+	struct tboard *bd = &t->boards[b];
+	struct session *w = ready_session(t, tg->white), *k = ready_session(t, tg->black);
+	char err[160];
+	struct game *g = NULL;
+
+	if (!w || !k)
+		return false;
+	if (bd->adjourned && bd->game_id) {
+		g = game_resume(t->owner->srv, bd->game_id, w, k, err, sizeof err);
+		if (!g) {
+			log_warn("tourney %lld: round %d board %d: cannot resume game #%lld (%s); "
+			    "replaying it", (long long)t->id, r, b + 1, (long long)bd->game_id, err);
+			bd->adjourned = false;
+		}
+	}
+	if (!g) {
+		struct game_params p = { .tc = t->tc, .rated = t->rated, .tourney_id = t->id,
+		    .tourney_round = r, .tourney_board = b + 1 };
+		g = game_start(t->owner->srv, w, k, &p, err, sizeof err);
+	}
+	if (!g) {
+		log_error("tourney %lld: round %d board %d: %s", (long long)t->id, r, b + 1, err);
+		return false;
+	}
+	bd->state = BOARD_PLAYING;
+	bd->adjourned = false;
+	bd->game_id = game_id(g);
+	bd->game_number = game_number(g);
+	save_board(t, r, b);
+	follow_board(t, g);
+	return true;
+}
+
+/*
+ * Moves one running tournament on: starts the games whose players are here,
+ * forfeits those whose time to appear is up, pairs the next round when this
+ * one is complete.  Returns the earliest deadline still pending, or 0.
+ */
+static int64_t advance(struct tournament *t)
+{
+	struct tourney *c = t->core;
+	int64_t next = 0;
+
+	for (int guard = 0; guard <= TOURNEY_ROUNDS_MAX; guard++) {
+		if (t->state != TOURNAMENT_RUNNING && t->state != TOURNAMENT_PAUSED)
+			return 0;
+		if (c->rounds_paired > 0) {
+			const struct tourney_round *rd = &c->rounds[c->rounds_paired];
+			int64_t now = now_ms(t);
+			for (int b = 0; b < rd->ngames; b++) {
+				struct tboard *bd = &t->boards[b];
+				if (bd->state != BOARD_WAITING || start_board(t, b))
+					continue;
+				if (now < bd->deadline_ms) {
+					if (!next || bd->deadline_ms < next)
+						next = bd->deadline_ms;
+					continue;
+				}
+				bool w = ready_session(t, rd->games[b].white) != NULL;
+				bool k = ready_session(t, rd->games[b].black) != NULL;
+				record_result(t, b, !w && !k ? TOURNEY_RESULT_DOUBLE_FORFEIT :
+				    !w ? TOURNEY_RESULT_BLACK_FORFEIT : TOURNEY_RESULT_WHITE_FORFEIT,
+				    "(forfeit: absent)");
+			}
+			if (!round_complete(t))
+				return next;
+			if (c->rounds_paired >= c->nrounds) {
+				finish(t);
+				return 0;
+			}
+		}
+		if (t->state != TOURNAMENT_RUNNING)
+			return next;
+		pair_next(t);
+	}
+	return next;
+}
+
+static void tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct tournaments *ts = arg;
+	int64_t next = 0;
+
+	(void)fd;
+	(void)what;
+	for (int i = 0; i < ts->count; i++) {
+		int64_t at = advance(ts->list[i]);
+		if (at && (!next || at < next))
+			next = at;
+	}
+	if (next) {
+		int64_t delay = next - server_now_ms(ts->srv);
+		schedule(ts, delay < 0 ? 0 : delay < TOURNAMENT_POLL_MS ? delay : TOURNAMENT_POLL_MS);
+	}
+}
+
+void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
+    int64_t game_id, enum result r, const char *status)
+{
+	struct tournaments *ts = server_tournaments(srv);
+	struct tournament *t = ts ? tournaments_find(ts, tourney_id) : NULL;
+
+	if (!t || round != t->core->rounds_paired || board < 1 ||
+	    board > t->core->rounds[round].ngames || t->boards[board - 1].state == BOARD_DONE) {
+		log_info("tourney %lld: game #%lld (round %d board %d) ended after the board was "
+		    "settled; ignored", (long long)tourney_id, (long long)game_id, round, board);
+		return;
+	}
+	struct tboard *bd = &t->boards[board - 1];
+	if (!strcmp(status, "finished") && r != RESULT_NONE) {
+		bd->game_id = game_id;
+		record_result(t, board - 1, r == RESULT_WHITE_WINS ? TOURNEY_RESULT_WHITE_WINS :
+		    r == RESULT_BLACK_WINS ? TOURNEY_RESULT_BLACK_WINS : TOURNEY_RESULT_DRAW, NULL);
+	} else {
+		bool adjourned = !strcmp(status, "adjourned");
+		*bd = (struct tboard){ .state = BOARD_WAITING, .adjourned = adjourned,
+		    .game_id = adjourned ? game_id : 0,
+		    .deadline_ms = server_now_ms(srv) + forfeit_ms(t) };
+		save_board(t, round, board - 1);
+		announce(t, "round %d board %d: the game was %s; it %s when both players are here.",
+		    round, board, status, adjourned ? "continues" : "starts again");
+	}
+	schedule(ts, 0);
+}
+
+/* --- loading --- */
+
+struct load {
+	struct tournaments *ts;
+	struct tournament *t;
+	int failed;
+};
+
+static void load_player(void *arg, const struct db_tourney_player *row)
+{
+	struct load *l = arg;
+	struct tournament *t = l->t;
+	int p = tourney_player_add(t->core, row->name, row->rating);
+
+	if (p < 0) {
+		l->failed = 1;
+		return;
+	}
+	t->core->players[p].withdrawn_round = row->withdrawn_round;
+	t->entrants[p] = (struct entrant){ row->user_id, row->joined, row->paused };
+	if (row->joined >= t->next_joined)
+		t->next_joined = row->joined + 1;
+}
+
+static void load_bye(void *arg, int64_t user_id, int round, const char *kind)
+{
+	struct load *l = arg;
+	int p = player_of_user(l->t, user_id);
+
+	if (p && round >= 1 && round <= TOURNEY_ROUNDS_MAX)
+		l->t->core->players[p].requested[round] = bye_parse(kind);
+}
+
+static void load_pairing(void *arg, const struct db_tourney_pairing *row)
+{
+	struct load *l = arg;
+	struct tourney *c = l->t->core;
+	enum tourney_result res;
+
+	if (row->black == 0) {
+		if (tourney_bye_add(c, row->round, row->white, bye_parse(row->result)) < 0)
+			l->failed = 1;
+		return;
+	}
+	if (tournament_result_parse(row->result, &res) < 0)
+		res = TOURNEY_RESULT_NONE;
+	if (tourney_game_add(c, row->round, row->white, row->black, res) < 0) {
+		l->failed = 1;
+		return;
+	}
+	if (row->board >= 1 && row->board <= TOURNEY_GAMES_MAX)
+		l->t->boards[row->board - 1].game_id = row->game_id;
+}
+
+/*
+ * The state of each board of the current round after a restart: settled,
+ * or waiting for its players (to continue an adjourned game, or to start).
+ */
+static void load_boards(struct tournament *t)
+{
+	const struct tourney *c = t->core;
+	const struct tourney_round *rd = &c->rounds[c->rounds_paired];
+	int64_t deadline = now_ms(t) + forfeit_ms(t);
+
+	for (int b = 0; b < rd->ngames; b++) {
+		struct tboard *bd = &t->boards[b];
+		struct db_game row;
+		if (rd->games[b].result != TOURNEY_RESULT_NONE) {
+			bd->state = BOARD_DONE;
+			continue;
+		}
+		bd->state = BOARD_WAITING;
+		bd->deadline_ms = deadline;
+		bd->adjourned = bd->game_id && db_game_load(db_of(t), bd->game_id, &row) > 0 &&
+		    !strcmp(row.status, "adjourned");
+		if (!bd->adjourned)
+			bd->game_id = 0;
+	}
+}
+
+static void load_tourney(void *arg, const struct db_tourney *row)
+{
+	struct load *l = arg;
+	struct tournament *t = tournament_alloc(l->ts);
+	char err[160];
+
+	if (!t) {
+		log_error("tourney %lld: no room in memory; not loaded", (long long)row->id);
+		return;
+	}
+	tourney_init(t->core, row->name, row->rounds);
+	t->id = row->id;
+	t->rated = row->rated;
+	t->director_id = row->director_id;
+	snprintf(t->director, sizeof t->director, "%s", row->director);
+	snprintf(t->tc_text, sizeof t->tc_text, "%s", row->time_control);
+	t->created = row->created;
+	t->finished = row->finished;
+	t->core->pairing_bye_half = row->bye_half == 1 ? 1 : 2;
+	t->ntiebreaks = tournament_tiebreaks_parse(row->tiebreaks, t->tiebreaks);
+	if (kind_parse(row->kind, &t->kind) < 0 || state_parse(row->state, &t->state) < 0 ||
+	    t->ntiebreaks < 0 || clock_parse(&t->tc, row->time_control, err, sizeof err) < 0) {
+		log_error("tourney %lld: bad stored settings; skipped", (long long)row->id);
+		tournament_free(t);
+		return;
+	}
+	t->core->system = t->kind == TOURNAMENT_SWISS ? TOURNEY_SWISS : TOURNEY_ROUND_ROBIN;
+	l->ts->list[l->ts->count++] = t;
+}
+
+int tournaments_load(struct tournaments *ts)
+{
+	struct load l = { ts, NULL, 0 };
+	char err[160];
+
+	if (db_tourney_each(server_db(ts->srv), load_tourney, &l) < 0)
+		return -1;
+	for (int i = 0; i < ts->count; i++) {
+		struct tournament *t = l.t = ts->list[i];
+		l.failed = 0;
+		if (db_tourney_players(server_db(ts->srv), t->id, load_player, &l) < 0 ||
+		    db_tourney_byes(server_db(ts->srv), t->id, load_bye, &l) < 0 ||
+		    db_tourney_pairings(server_db(ts->srv), t->id, load_pairing, &l) < 0 || l.failed ||
+		    tourney_validate(t->core, err, sizeof err) < 0) {
+			log_error("tourney %lld: stored rounds are inconsistent", (long long)t->id);
+			return -1;
+		}
+		if (t->state == TOURNAMENT_RUNNING || t->state == TOURNAMENT_PAUSED) {
+			load_boards(t);
+			log_info("tourney %lld (%s) resumes in round %d", (long long)t->id, t->core->name,
+			    t->core->rounds_paired);
+		}
+	}
+	if (ts->count)
+		schedule(ts, 0);
+	return 0;
+}
+
+/* --- the verbs --- */
+
+struct tournament *tournament_create(struct tournaments *ts, struct session *director,
+    const char *name, enum tournament_kind kind, int rounds, const char *time_control,
+    bool rated)
+{
+	struct tournament *t;
+	char err[160];
+
+	if (!session_registered(director)) {
+		session_printf(director, "Only registered players can create tournaments.\n");
+		return NULL;
+	}
+	int open = 0;
+	for (int i = 0; i < ts->count; i++)
+		if (ts->list[i]->director_id == session_user_id(director) &&
+		    ts->list[i]->state != TOURNAMENT_FINISHED)
+			open++;
+	if (open >= LIMIT_TOURNEYS_PER_DIRECTOR && !session_admin(director)) {
+		session_printf(director, "You already direct %d tournaments that are not finished.\n",
+		    open);
+		return NULL;
+	}
+	if (!(t = tournament_alloc(ts))) {
+		session_printf(director, "No more tournaments can be created.\n");
+		return NULL;
+	}
+	if (clock_parse(&t->tc, time_control, err, sizeof err) < 0) {
+		session_printf(director, "Bad time control: %s\n", err);
+		tournament_free(t);
+		return NULL;
+	}
+	tourney_init(t->core, name, rounds);
+	t->kind = kind;
+	t->core->system = kind == TOURNAMENT_SWISS ? TOURNEY_SWISS : TOURNEY_ROUND_ROBIN;
+	clock_format(&t->tc, t->tc_text, sizeof t->tc_text);
+	t->rated = rated;
+	t->state = TOURNAMENT_CREATED;
+	t->director_id = session_user_id(director);
+	snprintf(t->director, sizeof t->director, "%s", session_name(director));
+	memcpy(t->tiebreaks, default_tiebreaks, sizeof default_tiebreaks);
+	t->ntiebreaks = (int)(sizeof default_tiebreaks / sizeof default_tiebreaks[0]);
+	t->created = (int64_t)time(NULL);
+	t->next_joined = 1;
+
+	struct db_tourney row = { .rounds = t->core->nrounds, .rated = rated,
+	    .director_id = t->director_id, .bye_half = t->core->pairing_bye_half,
+	    .created = t->created };
+	snprintf(row.name, sizeof row.name, "%s", t->core->name);
+	snprintf(row.kind, sizeof row.kind, "%s", tournament_kind_name(kind));
+	snprintf(row.time_control, sizeof row.time_control, "%s", t->tc_text);
+	snprintf(row.director, sizeof row.director, "%s", t->director);
+	snprintf(row.state, sizeof row.state, "created");
+	tiebreaks_text(t, row.tiebreaks, sizeof row.tiebreaks);
+	if ((t->id = db_tourney_insert(server_db(ts->srv), &row)) < 0) {
+		session_printf(director, "The tournament could not be saved.\n");
+		tournament_free(t);
+		return NULL;
+	}
+	ts->list[ts->count++] = t;
+	session_printf(director, "Created tourney %lld \"%s\": %s, %d rounds, %s %s.  Players join "
+	    "with \"tourney join %lld\"; start it with \"tourney start %lld\".\n", (long long)t->id,
+	    t->core->name, tournament_kind_name(kind), t->core->nrounds, rated ? "rated" : "unrated",
+	    t->tc_text, (long long)t->id, (long long)t->id);
+	announce(t, "created by %s: %s, %s %s.  \"tourney join %lld\" to play.", t->director,
+	    tournament_kind_name(kind), rated ? "rated" : "unrated", t->tc_text, (long long)t->id);
+	log_info("tourney %lld created by %s", (long long)t->id, t->director);
+	return t;
+}
+
+void tournament_join(struct tournament *t, struct session *s)
+{
+	struct tourney *c = t->core;
+	struct rating r;
+
+	if (!session_registered(s)) {
+		session_printf(s, "Only registered players can play in tournaments.\n");
+		return;
+	}
+	if (t->state != TOURNAMENT_CREATED) {
+		session_printf(s, "Tourney %lld has already started.\n", (long long)t->id);
+		return;
+	}
+	if (player_of_user(t, session_user_id(s))) {
+		session_printf(s, "You are already in tourney %lld.\n", (long long)t->id);
+		return;
+	}
+	int max = t->kind == TOURNAMENT_SWISS ? TOURNEY_PLAYERS_MAX : PAIRING_BERGER_MAX;
+	if (c->nplayers >= max) {
+		session_printf(s, "Tourney %lld is full (%d players).\n", (long long)t->id, max);
+		return;
+	}
+	rating_load(db_of(t), session_user_id(s), clock_category(&t->tc), &r);
+	int p = tourney_player_add(c, session_name(s),
+	    rating_games(&r) ? (int)(r.value.rating + 0.5) : 0);
+	t->entrants[p] = (struct entrant){ session_user_id(s), t->next_joined++, false };
+	save_player(t, p);
+	session_printf(s, "You join tourney %lld (%s); %d players so far.\n", (long long)t->id,
+	    c->name, c->nplayers);
+	announce(t, "%s joins (%d players).", session_name(s), c->nplayers);
+}
+
+/* Takes player p out before the start, closing the gap in the numbering. */
+static void remove_entrant(struct tournament *t, int p)
+{
+	struct tourney *c = t->core;
+
+	db_tourney_player_remove(db_of(t), t->id, t->entrants[p].user_id);
+	for (int r = 1; r <= TOURNEY_ROUNDS_MAX; r++)
+		if (c->players[p].requested[r] != TOURNEY_BYE_NONE)
+			db_tourney_bye_set(db_of(t), t->id, t->entrants[p].user_id, r, NULL);
+	memmove(&c->players[p], &c->players[p + 1], (size_t)(c->nplayers - p) * sizeof c->players[0]);
+	memmove(&t->entrants[p], &t->entrants[p + 1], (size_t)(c->nplayers - p) * sizeof t->entrants[0]);
+	c->nplayers--;
+}
+
+static int rating_order(const void *a, const void *b, void *arg)
+{
+	const struct tourney *c = arg;
+	const struct tourney_player *x = &c->players[*(const int *)a];
+	const struct tourney_player *y = &c->players[*(const int *)b];
+
+	if (x->rating != y->rating)
+		return x->rating > y->rating ? -1 : 1;
+	return strcasecmp(x->name, y->name);
+}
+
+void tournament_start(struct tournament *t, struct session *s)
+{
+	struct tourney *c = t->core;
+	int order[TOURNEY_PLAYERS_MAX];
+
+	if (!may_direct(t, s)) {
+		session_printf(s, "Only the director (%s) or an admin can start tourney %lld.\n",
+		    t->director, (long long)t->id);
+		return;
+	}
+	if (t->state != TOURNAMENT_CREATED) {
+		session_printf(s, "Tourney %lld has already started.\n", (long long)t->id);
+		return;
+	}
+	int min = t->kind == TOURNAMENT_SWISS ? 2 : PAIRING_BERGER_MIN;
+	if (c->nplayers < min) {
+		session_printf(s, "Tourney %lld needs at least %d players.\n", (long long)t->id, min);
+		return;
+	}
+	if (t->kind != TOURNAMENT_SWISS) {
+		c->nrounds = pairing_berger_rounds(c->nplayers, t->kind == TOURNAMENT_DRR);
+		if (c->nrounds > TOURNEY_ROUNDS_MAX) {
+			session_printf(s, "A round robin of %d players needs more than %d rounds.\n",
+			    c->nplayers, TOURNEY_ROUNDS_MAX);
+			return;
+		}
+	} else if (c->nrounds < 1) {
+		session_printf(s, "Tourney %lld has no rounds; set them when creating it.\n",
+		    (long long)t->id);
+		return;
+	}
+	/* Start numbers: by rating at the start, then name. */
+	for (int i = 0; i < c->nplayers; i++) {
+		struct rating r;
+		order[i] = i + 1;
+		rating_load(db_of(t), t->entrants[i + 1].user_id, clock_category(&t->tc), &r);
+		c->players[i + 1].rating = rating_games(&r) ? (int)(r.value.rating + 0.5) : 0;
+	}
+	qsort_r(order, (size_t)c->nplayers, sizeof order[0], rating_order, c);
+	struct tourney_player *pl = malloc(sizeof c->players);
+	struct entrant *en = malloc(sizeof t->entrants);
+	if (!pl || !en) {
+		free(pl);
+		free(en);
+		session_printf(s, "Out of memory.\n");
+		return;
+	}
+	memcpy(pl, c->players, sizeof c->players);
+	memcpy(en, t->entrants, sizeof t->entrants);
+	for (int i = 0; i < c->nplayers; i++) {
+		c->players[i + 1] = pl[order[i]];
+		t->entrants[i + 1] = en[order[i]];
+	}
+	free(pl);
+	free(en);
+	t->state = TOURNAMENT_RUNNING;
+	for (int p = 1; p <= c->nplayers; p++)
+		save_player(t, p);
+	save_tourney(t);
+	session_printf(s, "Tourney %lld starts: %d players, %d rounds.\n", (long long)t->id,
+	    c->nplayers, c->nrounds);
+	announce(t, "starts with %d players, %d rounds.", c->nplayers, c->nrounds);
+	log_info("tourney %lld started with %d players", (long long)t->id, c->nplayers);
+	advance(t);
+	schedule(t->owner, TOURNAMENT_POLL_MS);
+}
+
+/* The player a command names (NULL: the session's own), or 0 after saying why not. */
+static int named_player(struct tournament *t, struct session *s, const char *name)
+{
+	int p = name ? player_named(t, name) : player_of_user(t, session_user_id(s));
+
+	if (!p) {
+		if (name)
+			session_printf(s, "%s is not in tourney %lld.\n", name, (long long)t->id);
+		else
+			session_printf(s, "You are not in tourney %lld.\n", (long long)t->id);
+		return 0;
+	}
+	if (name && !may_direct(t, s) && p != player_of_user(t, session_user_id(s))) {
+		session_printf(s, "Only the director (%s) or an admin can do that for %s.\n",
+		    t->director, t->core->players[p].name);
+		return 0;
+	}
+	return p;
+}
+
+void tournament_withdraw(struct tournament *t, struct session *s, const char *name)
+{
+	struct tourney *c = t->core;
+	int p = named_player(t, s, name);
+
+	if (!p)
+		return;
+	char who[TOURNEY_NAME_MAX];
+	snprintf(who, sizeof who, "%s", c->players[p].name);
+	if (t->state == TOURNAMENT_CREATED) {
+		remove_entrant(t, p);
+		session_printf(s, "%s left tourney %lld.\n", who, (long long)t->id);
+		announce(t, "%s leaves (%d players).", who, c->nplayers);
+		return;
+	}
+	if (t->state == TOURNAMENT_FINISHED || c->players[p].withdrawn_round) {
+		session_printf(s, "%s cannot withdraw from tourney %lld now.\n", who, (long long)t->id);
+		return;
+	}
+	int r = c->rounds_paired;
+	c->players[p].withdrawn_round = r + 1;
+	save_player(t, p);
+	session_printf(s, "%s is withdrawn from tourney %lld from round %d.\n", who,
+	    (long long)t->id, r + 1);
+	announce(t, "%s withdraws; not paired from round %d.", who, r + 1);
+	/* A game of this round not begun yet is lost by forfeit. */
+	const struct tourney_round *rd = &c->rounds[r];
+	for (int b = 0; r > 0 && b < rd->ngames; b++)
+		if (t->boards[b].state == BOARD_WAITING &&
+		    (rd->games[b].white == p || rd->games[b].black == p))
+			record_result(t, b, rd->games[b].white == p ? TOURNEY_RESULT_BLACK_FORFEIT :
+			    TOURNEY_RESULT_WHITE_FORFEIT, "(forfeit: withdrawn)");
+	schedule(t->owner, 0);
+}
+
+void tournament_pause_player(struct tournament *t, struct session *s, const char *name,
+    bool paused)
+{
+	int p = named_player(t, s, name);
+
+	if (!p)
+		return;
+	if (t->state == TOURNAMENT_FINISHED) {
+		session_printf(s, "Tourney %lld is over.\n", (long long)t->id);
+		return;
+	}
+	t->entrants[p].paused = paused;
+	save_player(t, p);
+	session_printf(s, "%s is %s in tourney %lld.\n", t->core->players[p].name,
+	    paused ? "paused (not paired)" : "back (paired again)", (long long)t->id);
+	announce(t, "%s %s.", t->core->players[p].name,
+	    paused ? "is paused and will not be paired" : "is back and will be paired");
+}
+
+void tournament_pause(struct tournament *t, struct session *s, bool paused)
+{
+	if (!may_direct(t, s)) {
+		session_printf(s, "Only the director (%s) or an admin can do that.\n", t->director);
+		return;
+	}
+	if (t->state != (paused ? TOURNAMENT_RUNNING : TOURNAMENT_PAUSED)) {
+		session_printf(s, "Tourney %lld is %s.\n", (long long)t->id, tournament_state_name(t->state));
+		return;
+	}
+	t->state = paused ? TOURNAMENT_PAUSED : TOURNAMENT_RUNNING;
+	save_tourney(t);
+	session_printf(s, "Tourney %lld is %s.\n", (long long)t->id, tournament_state_name(t->state));
+	announce(t, "%s.", paused ? "paused: no new round will be paired" : "running again");
+	schedule(t->owner, 0);
+}
+
+void tournament_request_bye(struct tournament *t, struct session *s, int round)
+{
+	struct tourney *c = t->core;
+	int p = player_of_user(t, session_user_id(s));
+
+	if (!p) {
+		session_printf(s, "You are not in tourney %lld.\n", (long long)t->id);
+		return;
+	}
+	if (t->kind != TOURNAMENT_SWISS) {
+		session_printf(s, "Byes are for Swiss tournaments; in a round robin ask the director.\n");
+		return;
+	}
+	if (round <= c->rounds_paired || round < 1 || round > c->nrounds ||
+	    t->state == TOURNAMENT_FINISHED) {
+		session_printf(s, "Round %d is not to come in tourney %lld.\n", round, (long long)t->id);
+		return;
+	}
+	c->players[p].requested[round] = TOURNEY_BYE_HALF;
+	if (db_tourney_bye_set(db_of(t), t->id, t->entrants[p].user_id, round, "H") < 0) {
+		session_printf(s, "The bye could not be saved.\n");
+		return;
+	}
+	session_printf(s, "You will have a half-point bye in round %d of tourney %lld.\n", round,
+	    (long long)t->id);
+}
+
+void tournament_set_result(struct tournament *t, struct session *s, int round, int board,
+    enum tourney_result res)
+{
+	struct tourney *c = t->core;
+
+	if (!may_direct(t, s)) {
+		session_printf(s, "Only the director (%s) or an admin can set results.\n", t->director);
+		return;
+	}
+	if (round < 1 || round > c->rounds_paired || board < 1 || board > c->rounds[round].ngames) {
+		session_printf(s, "There is no board %d in round %d of tourney %lld.\n", board, round,
+		    (long long)t->id);
+		return;
+	}
+	if (res == TOURNEY_RESULT_NONE) {
+		session_printf(s, "Give a result: 1-0, 0-1, 1/2-1/2, +-, -+ or --.\n");
+		return;
+	}
+	if (round == c->rounds_paired && t->boards[board - 1].state == BOARD_PLAYING) {
+		session_printf(s, "Game %d is still being played on that board.\n",
+		    t->boards[board - 1].game_number);
+		return;
+	}
+	if (round == c->rounds_paired) {
+		record_result(t, board - 1, res, "(set by the director)");
+	} else {
+		c->rounds[round].games[board - 1].result = res;
+		save_board(t, round, board - 1);
+		announce(t, "round %d board %d corrected to %s by the director.", round, board,
+		    tournament_result_text(res));
+	}
+	session_printf(s, "Round %d board %d: %s.\n", round, board, tournament_result_text(res));
+	schedule(t->owner, 0);
+}
+
+void tournament_set(struct tournament *t, struct session *s, const char *key, const char *value)
+{
+	if (!may_direct(t, s)) {
+		session_printf(s, "Only the director (%s) or an admin can change settings.\n", t->director);
+		return;
+	}
+	if (!strcasecmp(key, "tiebreaks")) {
+		enum tiebreak order[TIEBREAK_MAX];
+		int n = tournament_tiebreaks_parse(value, order);
+		if (n < 0) {
+			session_printf(s, "Tie-breaks are a list of BH, BH-C1, SB, DE, WIN, WON.\n");
+			return;
+		}
+		memcpy(t->tiebreaks, order, (size_t)n * sizeof order[0]);
+		t->ntiebreaks = n;
+	} else if (!strcasecmp(key, "byevalue")) {
+		if (t->state != TOURNAMENT_CREATED || (strcmp(value, "1") && strcmp(value, "0.5"))) {
+			session_printf(s, "The pairing bye is worth 1 or 0.5, set before the start.\n");
+			return;
+		}
+		t->core->pairing_bye_half = !strcmp(value, "1") ? 2 : 1;
+	} else {
+		session_printf(s, "Settings: tiebreaks LIST, byevalue 1|0.5.\n");
+		return;
+	}
+	save_tourney(t);
+	session_printf(s, "Tourney %lld: %s set to %s.\n", (long long)t->id, key, value);
+}
+
+void tournament_follow(struct tournament *t, struct session *s, bool follow)
+{
+	int found = -1;
+
+	for (int i = 0; i < t->nfollowers; i++)
+		if (!strcasecmp(t->followers[i].name, session_name(s)))
+			found = i;
+	if (!follow) {
+		if (found < 0) {
+			session_printf(s, "You are not following tourney %lld.\n", (long long)t->id);
+			return;
+		}
+		t->followers[found] = t->followers[--t->nfollowers];
+		session_printf(s, "You no longer follow tourney %lld.\n", (long long)t->id);
+		return;
+	}
+	if (found < 0) {
+		struct follower *f = realloc(t->followers, (size_t)(t->nfollowers + 1) * sizeof *f);
+		if (!f) {
+			session_printf(s, "Out of memory.\n");
+			return;
+		}
+		t->followers = f;
+		snprintf(f[t->nfollowers++].name, sizeof f->name, "%s", session_name(s));
+	}
+	session_printf(s, "You follow tourney %lld: you observe every board as its game starts.\n",
+	    (long long)t->id);
+	const struct tourney_round *rd = &t->core->rounds[t->core->rounds_paired];
+	for (int b = 0; t->core->rounds_paired && b < rd->ngames; b++) {
+		struct game *g = t->boards[b].state == BOARD_PLAYING ?
+		    games_find(server_games(t->owner->srv), t->boards[b].game_number) : NULL;
+		if (g && game_color_of(g, s) < 0 && session_observe(s, g) == 0) {
+			session_printf(s, "You are now observing game %d (board %d).\n", game_number(g),
+			    b + 1);
+			game_send_board(g, s);
+		}
+	}
+}
