@@ -88,8 +88,10 @@ static void who_line(struct session *who, void *arg)
 	struct who_list *w = arg;
 
 	/* Rating columns arrive with rated play; guests show ++++ as on FICS. */
-	session_printf(w->s, "%s%c%s%s\n", session_registered(who) ? "----" : "++++",
-	    session_idle_ms(who) > 5 * 60 * 1000 ? '.' : ' ', session_name(who), session_flags(who));
+	/* FICS's who shows the blitz rating; ^ marks players in a game. */
+	session_printf(w->s, "%4s%c%s%s\n", session_rating_text(who, CLOCK_CATEGORY_BLITZ),
+	    session_game(who) ? '^' : session_idle_ms(who) > 5 * 60 * 1000 ? '.' : ' ',
+	    session_name(who), session_flags(who));
 	w->shown++;
 }
 
@@ -157,8 +159,8 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		if (session_registered(who))
 			finger_ratings(s, session_user_id(who));
 		session_printf(s, "%s\n", session_registered(who) ?
-		    (session_admin(who) ? "Administrator." : "Registered player.") :
-		    "Unregistered player (guest).");
+		    (session_admin(who) ? "Administrator." : session_computer(who) ?
+		    "Computer account." : "Registered player.") : "Unregistered player (guest).");
 		finger_channels(s, who);
 		return;
 	}
@@ -168,7 +170,8 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		session_printf(s, "There is no player matching the name %s.\n", name);
 		return;
 	}
-	session_printf(s, "Finger of %s%s:\n\n", user.name, user.admin ? "(*)" : "");
+	session_printf(s, "Finger of %s%s%s:\n\n", user.name, user.admin ? "(*)" : "",
+	    user.computer ? "(C)" : "");
 	if (user.last_login) {
 		char when[64];
 		time_t t = (time_t)user.last_login;
@@ -180,7 +183,8 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Has never logged in.\n\n");
 	}
 	finger_ratings(s, user.id);
-	session_printf(s, "%s\n", user.admin ? "Administrator." : "Registered player.");
+	session_printf(s, "%s\n", user.admin ? "Administrator." : user.computer ?
+	    "Computer account." : "Registered player.");
 }
 
 static void cmd_date(struct session *s, const struct cmd_args *a)

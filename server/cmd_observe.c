@@ -31,6 +31,11 @@ static void watch(struct session *s, struct game *g)
 		return;
 	}
 	fics_game_header(g, header, sizeof header);
+	if (session_var(s, IVAR_GAMEINFO)) {
+		char info[FICS_LINE_MAX];
+		fics_gameinfo(g, info, sizeof info);
+		session_printf(s, "%s\n", info);
+	}
 	session_printf(s, "You are now observing game %d.\n%s\n\n", game_number(g), header);
 	game_send_board(g, s);
 }

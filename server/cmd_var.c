@@ -72,6 +72,11 @@ static void cmd_iset(struct session *s, const struct cmd_args *a)
 		session_printf(s, "No such ivariable \"%s\".\n", a->argv[0]);
 		return;
 	}
+	/* xboard sets "iset lock 1" so nothing later changes what it parses. */
+	if (session_var(s, IVAR_LOCK)) {
+		session_printf(s, "Cannot alter: Interface setting locked.\n");
+		return;
+	}
 	if (session_set_var(s, (enum var_id)id, a->argv[1], why, sizeof why) < 0) {
 		session_printf(s, "%s\n", why);
 		return;

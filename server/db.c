@@ -11,7 +11,7 @@
 enum stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
 	ST_USER_FIND, ST_USER_ADD, ST_USER_REMOVE, ST_USER_PASSWORD, ST_USER_ADMIN,
-	ST_USER_TOUCH,
+	ST_USER_TOUCH, ST_USER_COMPUTER,
 	ST_VAR_SET, ST_VAR_DEL, ST_VAR_EACH,
 	ST_ALIAS_SET, ST_ALIAS_DEL, ST_ALIAS_EACH,
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
@@ -31,13 +31,14 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
-	[ST_USER_FIND] = "SELECT id, name, password, admin, last_login FROM users WHERE name = ?1",
+	[ST_USER_FIND] = "SELECT id, name, password, admin, last_login, computer FROM users WHERE name = ?1",
 	[ST_USER_ADD] = "INSERT INTO users (name, password, admin, created) "
 	    "VALUES (?1, ?2, ?3, strftime('%s','now'))",
 	[ST_USER_REMOVE] = "DELETE FROM users WHERE name = ?1",
 	[ST_USER_PASSWORD] = "UPDATE users SET password = ?2 WHERE id = ?1",
 	[ST_USER_ADMIN] = "UPDATE users SET admin = ?2 WHERE name = ?1",
 	[ST_USER_TOUCH] = "UPDATE users SET last_login = ?2 WHERE id = ?1",
+	[ST_USER_COMPUTER] = "UPDATE users SET computer = ?2 WHERE name = ?1",
 	[ST_VAR_SET] = "INSERT INTO user_vars (user_id, name, value) VALUES (?1, ?2, ?3) "
 	    "ON CONFLICT (user_id, name) DO UPDATE SET value = excluded.value",
 	[ST_VAR_DEL] = "DELETE FROM user_vars WHERE user_id = ?1 AND name = ?2",
@@ -300,6 +301,7 @@ int db_user_find(struct db *db, const char *name, struct db_user *out)
 		snprintf(out->password, sizeof out->password, "%s", sqlite3_column_text(st, 2));
 		out->admin = sqlite3_column_int(st, 3) != 0;
 		out->last_login = sqlite3_column_int64(st, 4);
+		out->computer = sqlite3_column_int(st, 5) != 0;
 		found = 1;
 	} else if (rc != SQLITE_DONE) {
 		log_error("database: %s", sqlite3_errmsg(db->handle));
@@ -363,17 +365,28 @@ int db_user_set_password(struct db *db, int64_t id, const char *password_hash)
 	return write_id_text(db, ST_USER_PASSWORD, id, password_hash) < 0 ? -1 : 0;
 }
 
-int db_user_set_admin(struct db *db, const char *name, bool admin)
+/* Sets a yes/no column of a user by name; 1 changed, 0 no such user. */
+static int set_user_flag(struct db *db, enum stmt which, const char *name, bool on)
 {
-	sqlite3_stmt *st = db->stmt[ST_USER_ADMIN];
+	sqlite3_stmt *st = db->stmt[which];
 
 	if (write_begin(db) < 0)
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, admin);
+	sqlite3_bind_int(st, 2, on);
 	if (step_done(db, st) < 0)
 		return -1;
 	return sqlite3_changes(db->handle) > 0;
+}
+
+int db_user_set_computer(struct db *db, const char *name, bool computer)
+{
+	return set_user_flag(db, ST_USER_COMPUTER, name, computer);
+}
+
+int db_user_set_admin(struct db *db, const char *name, bool admin)
+{
+	return set_user_flag(db, ST_USER_ADMIN, name, admin);
 }
 
 int db_user_touch(struct db *db, int64_t id, int64_t when)

@@ -20,6 +20,7 @@ struct db_user {
 	char name[DB_NAME_MAX];
 	char password[DB_PASSWORD_MAX];
 	bool admin;
+	bool computer;		/* an engine's account: (C) */
 	int64_t last_login;	/* 0: never */
 };
 
@@ -40,6 +41,8 @@ int db_user_remove(struct db *db, const char *name);
 int db_user_set_password(struct db *db, int64_t id, const char *password_hash);
 /* 1 changed, 0 no such user, -1 error. */
 int db_user_set_admin(struct db *db, const char *name, bool admin);
+/* 1 changed, 0 no such user, -1 error. */
+int db_user_set_computer(struct db *db, const char *name, bool computer);
 int db_user_touch(struct db *db, int64_t id, int64_t when);
 
 /* A variable's value, NULL to return it to the default. */

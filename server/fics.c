@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "fics.h"
+#include "conn.h"
 #include "game.h"
 #include "move.h"
 #include "session.h"
@@ -114,6 +115,48 @@ void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool fl
 	    ticking ? 1 : 0);
 }
 
+void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t len)
+{
+	static const char *const names[] = { "   ", " P ", " N ", " B ", " R ", " Q ", " K ", "",
+	    "   ", " *P", " *N", " *B", " *R", " *Q", " *K" };
+	static const char border[] = "       ---------------------------------";
+	static const char rule[] = "       |---+---+---+---+---+---+---+---|";
+	const struct position *pos = game_position(g);
+	const struct board *b = position_board(pos);
+	int plies = position_ply_count(pos);
+	char side[8][64] = { "" }, wc[32], bc[32], taken[32];
+	size_t n = 0;
+
+	fics_clock_text(game_clock_ms(g, WHITE), wc, sizeof wc);
+	fics_clock_text(game_clock_ms(g, BLACK), bc, sizeof bc);
+	snprintf(side[0], sizeof side[0], "     Move # : %d (%s)", b->fullmove_number,
+	    b->side == WHITE ? "White" : "Black");
+	if (plies > 0) {
+		fics_time_taken(game_move_time_ms(g, plies - 1), false, taken, sizeof taken);
+		snprintf(side[1], sizeof side[1], "     %s moves : %s %s",
+		    b->side == WHITE ? "Black" : "White", game_move_san(g, plies - 1), taken);
+	}
+	snprintf(side[3], sizeof side[3], "     Black Clock : %s", bc);
+	snprintf(side[4], sizeof side[4], "     White Clock : %s", wc);
+	n += (size_t)snprintf(buf + n, len - n, "Game %d (%s vs. %s)\n\n%s\n", game_number(g),
+	    game_player_name(g, WHITE), game_player_name(g, BLACK), border);
+	for (int row = 0; row < 8 && n < len; row++) {
+		int rank = black_at_bottom ? row : 7 - row;
+		n += (size_t)snprintf(buf + n, len - n, "    %d  |", rank + 1);
+		for (int col = 0; col < 8 && n < len; col++) {
+			int file = black_at_bottom ? 7 - col : col;
+			n += (size_t)snprintf(buf + n, len - n, "%s|",
+			    names[b->squares[square_make(file, rank)]]);
+		}
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s\n%s\n", side[row],
+			    row < 7 ? rule : border);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, "         %s", black_at_bottom ?
+		    "h   g   f   e   d   c   b   a" : "a   b   c   d   e   f   g   h");
+}
+
 void fics_creating(const struct game *g, bool continuing, char *buf, size_t len)
 {
 	char type[48], tc[64];
@@ -140,6 +183,19 @@ void fics_end_line(const struct game *g, const char *reason, const char *result,
 {
 	snprintf(buf, len, "{Game %d (%s vs. %s) %s} %s", game_number(g), game_player_name(g, WHITE),
 	    game_player_name(g, BLACK), reason, result);
+}
+
+void fics_gameinfo(const struct game *g, char *buf, size_t len)
+{
+	const struct clock_control *tc = game_clock(g);
+	long long secs = tc->periods[0].base_ms / 1000, inc = tc->bonus_ms / 1000;
+	const struct session *w = game_player(g, WHITE), *b = game_player(g, BLACK);
+
+	snprintf(buf, len, "<g1> %d p=0 t=%s r=%d u=%d,%d it=%lld,%lld i=%lld,%lld pt=0 rt=%s,%s "
+	    "ts=%d,%d m=2 n=0", game_number(g), clock_category_name(clock_category(tc)),
+	    game_rated(g) ? 1 : 0, w && !session_registered(w), b && !session_registered(b), secs,
+	    secs, inc, inc, game_rating_text(g, WHITE), game_rating_text(g, BLACK),
+	    w && conn_timeseal(session_conn(w)), b && conn_timeseal(session_conn(b)));
 }
 
 void fics_game_header(const struct game *g, char *buf, size_t len)

@@ -21,10 +21,14 @@ enum fics_relation {
 };
 
 #define FICS_LINE_MAX 512
+#define FICS_BOARD_MAX 2048	/* a style 1 board */
 
 /* The <12> line for one viewer; ms selects milliseconds (iset ms 1). */
 void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool flip,
     char *buf, size_t len);
+/* The board for people (style 1 and every style but 12): a drawing from
+ * the viewer's side with the clocks and the last move beside it. */
+void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t len);
 /* "5 0" for FICS-style controls, else the control's own text. */
 void fics_time_text(const struct game *g, char *buf, size_t len);
 /* "rated blitz" / "unrated standard". */
@@ -36,6 +40,8 @@ void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t le
 /* "{Game 7 (alice vs. bob) bob resigns} 1-0" */
 void fics_end_line(const struct game *g, const char *reason, const char *result,
     char *buf, size_t len);
+/* "<g1> ..." game information for clients that set "iset gameinfo 1". */
+void fics_gameinfo(const struct game *g, char *buf, size_t len);
 /* One line of `games`. */
 void fics_games_line(const struct game *g, char *buf, size_t len);
 /* "Game 7: alice (1500) bob (1612) rated blitz 5 0" (observe, moves). */

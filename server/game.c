@@ -275,11 +275,17 @@ static bool clock_restore(struct clock_side *c, const char *text)
  */
 static void send_board(struct game *g, struct session *viewer, enum fics_relation rel)
 {
-	char line[FICS_LINE_MAX];
+	char board[FICS_BOARD_MAX];
 
-	fics_style12(g, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
-	    line, sizeof line);
-	session_notify(viewer, "%s", line);
+	if (session_var(viewer, VAR_STYLE) != 12) {
+		/* People on telnet: black at the bottom for Black, or when flipped. */
+		bool flip = (game_color_of(g, viewer) == BLACK) != !!session_var(viewer, VAR_FLIP);
+		fics_style1(g, flip, board, sizeof board);
+	} else {
+		fics_style12(g, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
+		    board, sizeof board);
+	}
+	session_notify(viewer, "%s", board);
 }
 
 static enum fics_relation relation_of(const struct game *g, enum color c)
@@ -318,6 +324,10 @@ static void broadcast_board(struct game *g)
 	for (int i = 0; i < g->observer_count; i++) {
 		struct session *o = g->observers[i];
 		int ms = !!session_var(o, IVAR_MS), flip = !!session_var(o, VAR_FLIP);
+		if (session_var(o, VAR_STYLE) != 12) {
+			send_board(g, o, REL_OBSERVING);
+			continue;
+		}
 		if (!made[ms][flip]) {
 			fics_style12(g, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
 			made[ms][flip] = true;
@@ -375,7 +385,7 @@ static void fill_player(struct game *g, enum color c, struct session *s)
 /* The four lines that open a game, then its first board, to each player. */
 static void announce_start(struct game *g, bool continuing)
 {
-	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_LINE_MAX];
+	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_BOARD_MAX];
 
 	fics_creating(g, continuing, creating, sizeof creating);
 	fics_game_intro(g, continuing, intro, sizeof intro);
@@ -383,9 +393,18 @@ static void announce_start(struct game *g, bool continuing)
 		struct session *s = g->players[c];
 		if (!s)
 			continue;
-		fics_style12(g, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
-		    session_var(s, VAR_FLIP), board, sizeof board);
-		session_notify(s, "%s\n%s\n\n%s", creating, intro, board);
+		if (session_var(s, VAR_STYLE) != 12)
+			fics_style1(g, (c == BLACK) != !!session_var(s, VAR_FLIP), board, sizeof board);
+		else
+			fics_style12(g, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
+			    session_var(s, VAR_FLIP), board, sizeof board);
+		if (session_var(s, IVAR_GAMEINFO)) {
+			char info[FICS_LINE_MAX];
+			fics_gameinfo(g, info, sizeof info);
+			session_notify(s, "%s\n%s\n%s\n\n%s", info, creating, intro, board);
+		} else {
+			session_notify(s, "%s\n%s\n\n%s", creating, intro, board);
+		}
 	}
 	stamp_turn(g);
 }
@@ -466,9 +485,16 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	}
 	session_set_game(white, g);
 	session_set_game(black, g);
-	/* Playing ends the players' seeks and challenges. */
+	/* Playing ends the players' seeks and challenges, and ("set unobserve 1"
+	 * or 3) what they were watching. */
 	offers_drop_session(server_offers(srv), white);
 	offers_drop_session(server_offers(srv), black);
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct session *player = c == WHITE ? white : black;
+		if (session_var(player, VAR_UNOBSERVE) & 1)
+			while (session_observed_count(player))
+				session_unobserve(player, session_observed_at(player, 0));
+	}
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct match_terms t = { .tc = g->tc, .rated = g->rated, .color = c };
 		session_set_last_terms(g->players[c], &t);
@@ -722,8 +748,24 @@ static void apply_ratings(struct game *g, enum result r, char lines[COLOR_NB][12
 		char was[8], now[8];
 		rating_text(before[c], g->user_ids[c], was, sizeof was);
 		rating_text(after[c], g->user_ids[c], now, sizeof now);
+		session_set_rating_text(g->players[c], g->category, now);
 		snprintf(lines[c], 128, "Your %s rating: %s -> %s", cat, was, now);
 	}
+}
+
+struct result_news {
+	struct game *g;
+	const char *line;
+};
+
+/* "iset allresults 1": the end of every game, for those not already told. */
+static void tell_result(struct session *s, void *arg)
+{
+	struct result_news *n = arg;
+
+	if (session_var(s, IVAR_ALLRESULTS) && game_color_of(n->g, s) < 0 &&
+	    !session_observing(s, n->g))
+		session_notify(s, "%s", n->line);
 }
 
 /*
@@ -768,6 +810,8 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 			    rating_lines[c]);
 	for (int i = 0; i < g->observer_count; i++)
 		session_notify(g->observers[i], "%s", line);
+	struct result_news news = { g, line };
+	server_each_session(g->srv, tell_result, &news);
 
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])

@@ -28,7 +28,8 @@ static void usage(FILE *out)
 	    "       chessd [--data DIR] useradd NAME [--admin]   (password on stdin)\n"
 	    "       chessd [--data DIR] passwd NAME              (password on stdin)\n"
 	    "       chessd [--data DIR] userdel NAME\n"
-	    "       chessd [--data DIR] admin NAME on|off\n");
+	    "       chessd [--data DIR] admin NAME on|off\n"
+	    "       chessd [--data DIR] computer NAME on|off\n");
 }
 
 /* Reads one password line from stdin into buf; -1 on EOF or a bad password. */
@@ -125,13 +126,16 @@ static int run_admin(const struct config *cfg, int argc, char **argv)
 			printf("removed %s\n", name);
 			rc = 0;
 		}
-	} else if (!strcmp(cmd, "admin") && argc == 3 &&
+	} else if ((!strcmp(cmd, "admin") || !strcmp(cmd, "computer")) && argc == 3 &&
 	    (!strcmp(argv[2], "on") || !strcmp(argv[2], "off"))) {
-		int changed = db_user_set_admin(db, name, !strcmp(argv[2], "on"));
+		bool on = !strcmp(argv[2], "on"), admin_flag = !strcmp(cmd, "admin");
+		int changed = admin_flag ? db_user_set_admin(db, name, on) :
+		    db_user_set_computer(db, name, on);
 		if (changed == 0)
 			fprintf(stderr, "chessd: no user named %s\n", name);
 		if (changed == 1 && db_commit(db) == 0) {
-			printf("%s is %s an administrator\n", name, !strcmp(argv[2], "on") ? "now" : "no longer");
+			printf("%s is %s %s\n", name, on ? "now" : "no longer",
+			    admin_flag ? "an administrator" : "a computer account");
 			rc = 0;
 		}
 	} else {

@@ -210,7 +210,7 @@ struct removal {
 
 static void tell_removed(struct session *s, void *arg)
 {
-	if (session_var(s, IVAR_SEEKINFO))
+	if (session_var(s, IVAR_SEEKINFO) && session_var(s, IVAR_SEEKREMOVE))
 		session_notify(s, "%s", ((struct removal *)arg)->line);
 }
 

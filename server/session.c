@@ -19,6 +19,7 @@
 #include "limit.h"
 #include "log.h"
 #include "password.h"
+#include "rating.h"
 #include "server.h"
 #include "session.h"
 #include "timeseal.h"
@@ -58,6 +59,8 @@ struct session {
 	char name[SESSION_NAME_MAX + 1];
 	int64_t user_id;		/* 0 for guests */
 	bool admin;
+	bool computer;
+	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
 	bool registered;
 	bool in_command;		/* output now is a command's reply */
 	long block_id;			/* the numbered command running, or -1 */
@@ -129,6 +132,27 @@ void session_free(struct session *s)
 	free(s);
 }
 
+/* "iset pin 1" clients get <wa>/<wd> lines; "set pin 1" users a sentence. */
+static void tell_presence(struct session *to, const struct session *who, bool arrived)
+{
+	if (to == who)
+		return;
+	if (session_var(to, IVAR_PIN))
+		session_notify(to, "<w%c> %s", arrived ? 'a' : 'd', who->name);
+	else if (session_var(to, VAR_PIN))
+		session_notify(to, "[%s has %s.]", who->name, arrived ? "connected" : "disconnected");
+}
+
+static void tell_arrival(struct session *to, void *arg)
+{
+	tell_presence(to, arg, true);
+}
+
+static void tell_departure(struct session *to, void *arg)
+{
+	tell_presence(to, arg, false);
+}
+
 void session_detach(struct session *s)
 {
 	if (!s || s->state == S_GONE)
@@ -143,6 +167,7 @@ void session_detach(struct session *s)
 		while (s->observed_count)
 			session_unobserve(s, s->observed[s->observed_count - 1]);
 		server_unregister_session(s->srv, s);
+		server_each_session(s->srv, tell_departure, s);
 		log_info("%s logged out", s->name);
 	}
 	s->state = S_GONE;
@@ -329,7 +354,24 @@ const char *session_flags(const struct session *s)
 {
 	if (!s->registered)
 		return "(U)";
+	if (s->computer)
+		return s->admin ? "(*)(C)" : "(C)";
 	return s->admin ? "(*)" : "";
+}
+
+bool session_computer(const struct session *s)
+{
+	return s->computer;
+}
+
+const char *session_rating_text(const struct session *s, enum clock_category c)
+{
+	return s->registered ? s->ratings[c] : "++++";
+}
+
+void session_set_rating_text(struct session *s, enum clock_category c, const char *text)
+{
+	snprintf(s->ratings[c], sizeof s->ratings[c], "%s", text);
 }
 
 void session_set_last_tell(struct session *s, const char *name)
@@ -561,6 +603,11 @@ static void login_complete(struct session *s)
 		db_channel_each(db, s->user_id, load_channel, s);
 		db_alias_each(db, s->user_id, load_alias, s);
 		db_user_touch(db, s->user_id, (int64_t)time(NULL));
+		for (int c = 0; c < CLOCK_CATEGORY_NB; c++) {
+			struct rating r;
+			rating_load(db, s->user_id, (enum clock_category)c, &r);
+			rating_text(&r, s->user_id, s->ratings[c], sizeof s->ratings[c]);
+		}
 	}
 	conn_logged_in(s->conn);
 	if (conn_timeseal(s->conn)) {
@@ -568,6 +615,7 @@ static void login_complete(struct session *s)
 		conn_wake_at(s->conn, s->login_ms + LIMIT_TIMESEAL_PING_MS);
 	}
 	server_login_succeeded(s->srv, s->name, conn_address(s->conn));
+	server_each_session(s->srv, tell_arrival, s);
 	log_info("%s%s logged in from %s%s", s->name, session_flags(s), conn_address(s->conn),
 	    conn_is_tls(s->conn) ? " (TLS)" : "");
 	conn_printf(s->conn, "**** Starting FICS session as %s%s ****\n\n", s->name, session_flags(s));
@@ -615,6 +663,7 @@ static void login_name(struct session *s, char *line)
 		snprintf(s->login->stored_hash, sizeof s->login->stored_hash, "%s", user.password);
 		s->user_id = user.id;
 		s->admin = user.admin;
+		s->computer = user.computer;
 		conn_printf(s->conn,
 		    "\n\"%s\" is a registered name.  If it is yours, type the password.\n"
 		    "If not, just hit return to try another name.\n\n", s->name);
@@ -725,6 +774,7 @@ static void verify_done(struct session *s, int result, const char *hash)
 	}
 	s->user_id = 0;
 	s->admin = false;
+	s->computer = false;
 	login_prompt(s);
 	conn_hold_input(s->conn, false);
 }

@@ -73,6 +73,10 @@ void session_error(struct session *s, const char *fmt, ...) __attribute__((forma
 const char *session_name(const struct session *s);
 /* FICS name suffix: "(U)" for unregistered, "(*)" for admins, "" otherwise. */
 const char *session_flags(const struct session *s);
+bool session_computer(const struct session *s);
+/* The user's rating in a category as shown (kept current after rated games). */
+const char *session_rating_text(const struct session *s, enum clock_category c);
+void session_set_rating_text(struct session *s, enum clock_category c, const char *text);
 bool session_online(const struct session *s);
 bool session_registered(const struct session *s);
 bool session_admin(const struct session *s);

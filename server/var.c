@@ -28,7 +28,7 @@ static const struct var_def defs[VAR_COUNT] = {
 	BOOL(VAR_RATED, "rated", "1"),
 	BOOL(VAR_BELL, "bell", "0"),
 	BOOL(VAR_HIGHLIGHT, "highlight", "0"),
-	INT(VAR_STYLE, "style", 1, 12, "12"),
+	INT(VAR_STYLE, "style", 1, 12, "1"),
 	INT(VAR_WIDTH, "width", 32, 240, "79"),
 	INT(VAR_HEIGHT, "height", 5, 240, "24"),
 	BOOL(VAR_AUTOFLAG, "autoflag", "1"),
