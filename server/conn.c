@@ -22,13 +22,21 @@
 
 /* How long a closing connection may take to drain its output. */
 #define CONN_DRAIN_MS 5000
+/* Distinct commits one connection's held output may wait for (more merge). */
+#define CONN_HOLD_MARKS 8
 
 enum conn_state { CONN_HANDSHAKE, CONN_OPEN, CONN_CLOSING, CONN_CLOSED };
 
 struct conn {
 	struct server *srv;
 	struct bufferevent *bev;
-	struct evbuffer *pending;	/* output held until the pass commits */
+	struct evbuffer *pending;	/* output of this pass, until it commits */
+	struct evbuffer *held;		/* committed, waiting to become durable */
+	struct {
+		uint64_t seq;		/* the commit these bytes wait for */
+		size_t bytes;
+	} marks[CONN_HOLD_MARKS];
+	int mark_count;
 	struct session *session;
 	struct event *timer;		/* the earliest deadline below */
 	uint64_t id;
@@ -162,6 +170,8 @@ void conn_free(struct conn *c)
 	}
 	if (c->pending)
 		evbuffer_free(c->pending);
+	if (c->held)
+		evbuffer_free(c->held);
 	if (c->timer)
 		event_free(c->timer);
 	free(c);
@@ -229,23 +239,21 @@ static void update_reading(struct conn *c)
 		bufferevent_enable(c->bev, EV_READ);
 }
 
-void conn_flush(struct conn *c)
+/* Moves bytes from src to the socket's output, enforcing the limits. */
+static void send_out(struct conn *c, struct evbuffer *src, size_t bytes)
 {
-	c->dirty = false;
-	if (c->state == CONN_CLOSED || !evbuffer_get_length(c->pending))
-		return;
-	/* Writes go out through the bufferevent, which flushes from here on. */
 	struct evbuffer *out = bufferevent_get_output(c->bev);
+
 	/*
-	 * Nothing queued ahead of it: a plain socket is written at once, so
-	 * the reply leaves with this pass's commit and the write event (two
-	 * epoll_ctl calls) is needed only for what the kernel would not take.
+	 * Nothing queued ahead of it: a plain socket is written at once, and
+	 * the write event (two epoll_ctl calls) is needed only for what the
+	 * kernel would not take.
 	 */
-	if (!c->tls && !evbuffer_get_length(out))
-		evbuffer_write(c->pending, bufferevent_getfd(c->bev));
-	evbuffer_add_buffer(out, c->pending);
+	if (!c->tls && !evbuffer_get_length(out) && bytes == evbuffer_get_length(src))
+		evbuffer_write(src, bufferevent_getfd(c->bev));
+	evbuffer_remove_buffer(src, out, bytes);
 	size_t queued = evbuffer_get_length(out);
-	if (c->state == CONN_CLOSING && !queued) {
+	if (c->state == CONN_CLOSING && !queued && !conn_holding(c)) {
 		finish(c);
 		return;
 	}
@@ -260,6 +268,74 @@ void conn_flush(struct conn *c)
 		bufferevent_setwatermark(c->bev, EV_WRITE, (size_t)lim->output_soft_bytes / 2, 0);
 		update_reading(c);
 	}
+}
+
+bool conn_holding(const struct conn *c)
+{
+	return c->mark_count > 0;
+}
+
+/* Queues the pass's output behind held output, waiting for commit seq. */
+static void hold(struct conn *c, uint64_t seq)
+{
+	size_t n = evbuffer_get_length(c->pending);
+	const struct limits *lim = limits_of(c);
+
+	if (!c->held && !(c->held = evbuffer_new())) {
+		conn_abort(c, "out of memory holding output");
+		return;
+	}
+	evbuffer_add_buffer(c->held, c->pending);
+	if (c->mark_count && (c->marks[c->mark_count - 1].seq >= seq ||
+	    c->mark_count == CONN_HOLD_MARKS)) {
+		/* Same commit, or no room: wait for the later of the two. */
+		if (seq > c->marks[c->mark_count - 1].seq)
+			c->marks[c->mark_count - 1].seq = seq;
+		c->marks[c->mark_count - 1].bytes += n;
+	} else {
+		c->marks[c->mark_count].seq = seq;
+		c->marks[c->mark_count].bytes = n;
+		c->mark_count++;
+	}
+	if (evbuffer_get_length(c->held) + evbuffer_get_length(bufferevent_get_output(c->bev)) >
+	    (size_t)lim->output_hard_bytes)
+		conn_abort(c, "output buffer over the hard limit (slow reader)");
+}
+
+void conn_flush(struct conn *c, uint64_t need, uint64_t durable)
+{
+	c->dirty = false;
+	if (c->state == CONN_CLOSED)
+		return;
+	if (!evbuffer_get_length(c->pending)) {
+		if (c->state == CONN_CLOSING && !conn_holding(c) &&
+		    !evbuffer_get_length(bufferevent_get_output(c->bev)))
+			finish(c);
+		return;
+	}
+	if (need > durable || conn_holding(c)) {
+		/* Nothing overtakes held output: it waits at least as long. */
+		uint64_t last = conn_holding(c) ? c->marks[c->mark_count - 1].seq : 0;
+		hold(c, need > durable ? need : last);
+		return;
+	}
+	send_out(c, c->pending, evbuffer_get_length(c->pending));
+}
+
+void conn_release(struct conn *c, uint64_t durable)
+{
+	size_t bytes = 0;
+	int done = 0;
+
+	if (c->state == CONN_CLOSED)
+		return;
+	while (done < c->mark_count && c->marks[done].seq <= durable)
+		bytes += c->marks[done++].bytes;
+	if (!done)
+		return;
+	c->mark_count -= done;
+	memmove(c->marks, c->marks + done, (size_t)c->mark_count * sizeof c->marks[0]);
+	send_out(c, c->held, bytes);
 }
 
 /* The last step of a close: TLS close_notify (libevent never sends it), then free. */
@@ -288,7 +364,7 @@ void conn_close(struct conn *c, const char *reason)
 	c->state = CONN_CLOSING;
 	bufferevent_disable(c->bev, EV_READ);
 	/* What the pass queued still goes out, after the pass commits (conn_flush). */
-	if (handshaking || (!evbuffer_get_length(c->pending) &&
+	if (handshaking || (!evbuffer_get_length(c->pending) && !conn_holding(c) &&
 	    !evbuffer_get_length(bufferevent_get_output(c->bev)))) {
 		finish(c);
 		return;
@@ -456,7 +532,7 @@ static void write_cb(struct bufferevent *bev, void *arg)
 	struct conn *c = arg;
 
 	if (c->state == CONN_CLOSING) {
-		if (!evbuffer_get_length(bufferevent_get_output(bev)))
+		if (!evbuffer_get_length(bufferevent_get_output(bev)) && !conn_holding(c))
 			finish(c);
 		return;
 	}

@@ -30,8 +30,18 @@ void conn_printf(struct conn *c, const char *fmt, ...) __attribute__((format(pri
 /* Queues bytes as they are (telnet commands). */
 void conn_write_raw(struct conn *c, const void *data, size_t len);
 
-/* Moves pending output to the socket and enforces the output limits. */
-void conn_flush(struct conn *c);
+/*
+ * The pass ended: its output depends on commit number `need` (0: none),
+ * and commits up to `durable` are on disk.  Output goes to the socket now
+ * when it depends on nothing unflushed; otherwise it is held, in order,
+ * until conn_release() is told its commit is durable.  Output limits are
+ * enforced on everything queued.
+ */
+void conn_flush(struct conn *c, uint64_t need, uint64_t durable);
+/* Commits up to `durable` are on disk: send what was held for them. */
+void conn_release(struct conn *c, uint64_t durable);
+/* Output is waiting for a commit to become durable. */
+bool conn_holding(const struct conn *c);
 /* Closes after the output drains (bounded by a deadline); reason is logged. */
 void conn_close(struct conn *c, const char *reason);
 /* Closes now, dropping any output. */

@@ -283,6 +283,12 @@ int db_commit(struct db *db)
 	return 0;
 }
 
+int db_set_deferred_sync(struct db *db, bool deferred)
+{
+	return sqlite3_exec(db->handle, deferred ? "PRAGMA synchronous=NORMAL" :
+	    "PRAGMA synchronous=FULL", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
 bool db_pending(const struct db *db)
 {
 	return db->in_transaction;

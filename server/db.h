@@ -27,6 +27,9 @@ struct db_user {
 /* Opens (creating and migrating) the database; NULL with a one-line reason. */
 struct db *db_open(const char *path, char *err, size_t errlen);
 void db_close(struct db *db);
+/* Lets commits skip their fsync (synchronous=NORMAL): the caller then makes
+ * the WAL durable itself (see syncer.h) before acknowledging anything. */
+int db_set_deferred_sync(struct db *db, bool deferred);
 /* Commits the open transaction, if any.  A failure here is fatal to the caller. */
 int db_commit(struct db *db);
 /* Whether writes are waiting for db_commit(). */

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "server.h"
 #include "session.h"
+#include "syncer.h"
 #include "tls.h"
 #include "tournament.h"
 
@@ -64,7 +65,10 @@ struct server {
 	struct offers *offers;
 	struct tournaments *tournaments;	/* issue 7 */
 	int lock_fd;
-	struct conn_list conns, dirty, closed;
+	struct conn_list conns, dirty, closed, holding;
+	struct syncer *syncer;		/* NULL: commits flush in the loop */
+	uint64_t commit_seq;		/* commits made */
+	uint64_t durable_seq;		/* commits known to be on disk */
 	void *addresses;	/* tsearch tree of struct tally by address */
 	void *names;		/* tsearch tree of struct tally by lower-case name */
 	int tally_count;
@@ -326,7 +330,7 @@ void server_each_session(struct server *srv, void (*fn)(struct session *s, void 
 void server_conn_dirty(struct server *srv, struct conn *c)
 {
 	if (list_push(&srv->dirty, c) < 0)
-		conn_flush(c);	/* no memory to defer: send now rather than lose it */
+		log_error("out of memory queueing output");
 }
 
 void server_conn_closed(struct server *srv, struct conn *c)
@@ -345,20 +349,37 @@ static void release(struct server *srv, struct conn *c)
 		tally_settle(srv, &srv->addresses, t);
 	}
 	list_remove(&srv->conns, c);
+	list_remove(&srv->holding, c);
 	conn_free(c);
 }
 
 /*
  * The end of every loop pass: commit what the pass wrote, then release the
  * output it queued, then free the connections it closed.  Nothing about a
- * write reaches a client before its COMMIT.
+ * write reaches a client before its commit is durable: with a syncer the
+ * pass's output is held until the syncer has flushed the commit, and the
+ * loop goes on meanwhile.
  */
 static void pass_end(struct server *srv)
 {
-	if (db_pending(srv->db) && db_commit(srv->db) < 0)
-		fatal("database commit failed; stopping rather than acknowledge unsaved data");
-	for (size_t i = 0; i < srv->dirty.count; i++)
-		conn_flush(srv->dirty.items[i]);
+	uint64_t need = 0;
+
+	if (db_pending(srv->db)) {
+		if (db_commit(srv->db) < 0)
+			fatal("database commit failed; stopping rather than acknowledge unsaved data");
+		need = ++srv->commit_seq;
+		if (srv->syncer)
+			syncer_request(srv->syncer, need);
+		else
+			srv->durable_seq = need;
+	}
+	for (size_t i = 0; i < srv->dirty.count; i++) {
+		struct conn *c = srv->dirty.items[i];
+		bool was_holding = conn_holding(c);
+		conn_flush(c, need, srv->durable_seq);
+		if (!was_holding && conn_holding(c) && list_push(&srv->holding, c) < 0)
+			fatal("out of memory tracking held output");
+	}
 	srv->dirty.count = 0;
 	for (size_t i = 0; i < srv->closed.count; i++)
 		release(srv, srv->closed.items[i]);
@@ -366,6 +387,22 @@ static void pass_end(struct server *srv)
 	games_reap(srv->games);
 	if (srv->stopping && !srv->conns.count)
 		srv->done = true;
+}
+
+/* The syncer's report: send everything held for commits now on disk. */
+static void durable(void *arg, uint64_t seq)
+{
+	struct server *srv = arg;
+
+	srv->durable_seq = seq;
+	for (size_t i = 0; i < srv->holding.count;) {
+		struct conn *c = srv->holding.items[i];
+		conn_release(c, seq);
+		if (conn_holding(c))
+			i++;
+		else
+			srv->holding.items[i] = srv->holding.items[--srv->holding.count];
+	}
 }
 
 static void refuse(int fd, bool tls, const char *why)
@@ -625,6 +662,13 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the event loop");
 		goto fail;
 	}
+	/* Flush the WAL on a thread; without one, every commit flushes in the loop. */
+	snprintf(path, sizeof path, "%s/chess.db-wal", cfg->data_dir);
+	if ((srv->syncer = syncer_new(srv->base, path, durable, srv)) &&
+	    db_set_deferred_sync(srv->db, true) < 0) {
+		syncer_free(srv->syncer);
+		srv->syncer = NULL;
+	}
 	if (!(srv->games = games_new(srv)) || !(srv->offers = offers_new(srv)) ||
 	    games_adjourn_orphans(srv) < 0) {
 		snprintf(err, errlen, "cannot set up games");
@@ -672,7 +716,7 @@ int server_run(struct server *srv)
 		}
 		pass_end(srv);
 	}
-	if (db_commit(srv->db) < 0)
+	if (db_commit(srv->db) < 0 || (srv->syncer && syncer_flush_now(srv->syncer) < 0))
 		return 1;
 	log_info("stopped");
 	return 0;
@@ -702,6 +746,13 @@ void server_free(struct server *srv)
 		if (events[i])
 			event_free(events[i]);
 	tournaments_free(srv->tournaments);
+	if (srv->syncer) {
+		db_commit(srv->db);
+		syncer_flush_now(srv->syncer);
+		syncer_free(srv->syncer);
+		srv->syncer = NULL;
+		db_set_deferred_sync(srv->db, false);
+	}
 	games_free(srv->games);
 	offers_free(srv->offers);
 	hasher_free(srv->hasher);
@@ -714,5 +765,6 @@ void server_free(struct server *srv)
 	free(srv->conns.items);
 	free(srv->dirty.items);
 	free(srv->closed.items);
+	free(srv->holding.items);
 	free(srv);
 }

@@ -1,0 +1,163 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "log.h"
+#include "syncer.h"
+
+struct syncer {
+	int fd;				/* the WAL, opened only to fsync it */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	uint64_t requested;		/* newest commit made */
+	uint64_t flushed;		/* newest commit known durable (worker side) */
+	uint64_t reported;		/* newest commit reported to the loop */
+	bool stopping, failed;
+	int notify[2];			/* worker -> loop */
+	struct event *ev;
+	void (*durable)(void *arg, uint64_t seq);
+	void *arg;
+};
+
+/*
+ * fsync flushes the file's data whichever descriptor names it, so our own
+ * read-only descriptor on the WAL makes SQLite's appended frames durable.
+ */
+static void *worker(void *arg)
+{
+	struct syncer *s = arg;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (!s->stopping && s->requested == s->flushed)
+			pthread_cond_wait(&s->wake, &s->lock);
+		if (s->stopping)
+			break;
+		uint64_t target = s->requested;
+		pthread_mutex_unlock(&s->lock);
+		int rc = fdatasync(s->fd);
+		pthread_mutex_lock(&s->lock);
+		if (rc < 0) {
+			s->failed = true;
+			break;
+		}
+		s->flushed = target;
+		char byte = 1;
+		if (write(s->notify[1], &byte, 1) < 0) {
+			/* A full pipe already holds a wake-up for the loop. */
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static void on_flushed(evutil_socket_t fd, short what, void *arg)
+{
+	struct syncer *s = arg;
+	char drain[64];
+
+	(void)what;
+	while (read(fd, drain, sizeof drain) > 0)
+		;
+	pthread_mutex_lock(&s->lock);
+	uint64_t flushed = s->flushed;
+	bool failed = s->failed;
+	pthread_mutex_unlock(&s->lock);
+	if (failed)
+		fatal("cannot flush the database log to disk; stopping rather than acknowledge "
+		    "unsaved data");
+	if (flushed > s->reported) {
+		s->reported = flushed;
+		s->durable(s->arg, flushed);
+	}
+}
+
+struct syncer *syncer_new(struct event_base *base, const char *wal_path,
+    void (*durable)(void *arg, uint64_t seq), void *arg)
+{
+	struct syncer *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->durable = durable;
+	s->arg = arg;
+	s->notify[0] = s->notify[1] = -1;
+	if ((s->fd = open(wal_path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    pipe2(s->notify, O_NONBLOCK | O_CLOEXEC) < 0) {
+		log_warn("syncer: cannot open %s; commits will flush in the loop", wal_path);
+		syncer_free(s);
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->wake, NULL);
+	s->ev = event_new(base, s->notify[0], EV_READ | EV_PERSIST, on_flushed, s);
+	if (!s->ev || event_add(s->ev, NULL) < 0 || pthread_create(&s->thread, NULL, worker, s)) {
+		if (s->ev)
+			event_free(s->ev);
+		s->ev = NULL;
+		close(s->fd);
+		close(s->notify[0]);
+		close(s->notify[1]);
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->wake);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void syncer_request(struct syncer *s, uint64_t seq)
+{
+	pthread_mutex_lock(&s->lock);
+	if (seq > s->requested)
+		s->requested = seq;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int syncer_flush_now(struct syncer *s)
+{
+	pthread_mutex_lock(&s->lock);
+	uint64_t target = s->requested;
+	pthread_mutex_unlock(&s->lock);
+	if (fdatasync(s->fd) < 0)
+		return -1;
+	pthread_mutex_lock(&s->lock);
+	if (target > s->flushed)
+		s->flushed = target;
+	pthread_mutex_unlock(&s->lock);
+	if (target > s->reported) {
+		s->reported = target;
+		s->durable(s->arg, target);
+	}
+	return 0;
+}
+
+void syncer_free(struct syncer *s)
+{
+	if (!s)
+		return;
+	if (s->ev) {
+		pthread_mutex_lock(&s->lock);
+		s->stopping = true;
+		pthread_cond_signal(&s->wake);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->thread, NULL);
+		event_free(s->ev);
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->wake);
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->notify[0] >= 0)
+		close(s->notify[0]);
+	if (s->notify[1] >= 0)
+		close(s->notify[1]);
+	free(s);
+}
