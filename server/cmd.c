@@ -15,7 +15,7 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_play_entry, cmd_refresh_entry, cmd_rematch_entry, cmd_resign_entry, cmd_resume_entry,
     cmd_seek_entry, cmd_smoves_entry, cmd_sought_entry, cmd_stored_entry, cmd_takeback_entry,
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
-    cmd_gameend_entry;
+    cmd_gameend_entry, cmd_adjudicate_entry;
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
@@ -29,6 +29,7 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
 static const struct cmd_entry *const table[] = {
 	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
 	&cmd_abort_entry, &cmd_accept_entry, &cmd_addnews_entry, &cmd_adjourn_entry,
+	&cmd_adjudicate_entry,
 	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_date_entry, &cmd_decline_entry,
 	&cmd_draw_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry, &cmd_gameend_entry,
 	&cmd_games_entry,

@@ -141,8 +141,12 @@ static void cmd_games(struct session *s, const struct cmd_args *a)
 	struct games *gs = server_games(session_server(s));
 
 	games_each(gs, games_line, &l);
-	session_printf(s, "\n  %d game%s displayed (of %d in progress).\n", l.shown,
-	    l.shown == 1 ? "" : "s", games_count(gs));
+	/* Clients wait for "N games displayed." (eboard matches that wording). */
+	if (l.filter)
+		session_printf(s, "\n  %d games displayed (of %d in progress).\n", l.shown,
+		    games_count(gs));
+	else
+		session_printf(s, "\n  %d games displayed.\n", l.shown);
 }
 
 static void observer_name(struct session *o, void *arg)

@@ -716,8 +716,9 @@ static void game_timer(evutil_socket_t fd, short what, void *arg)
 		for (int c = WHITE; c <= BLACK; c++)
 			if (g->players[c])
 				session_notify(g->players[c], "%s has not come back.  You may claim the win "
-				    "with \"flag\", adjourn the game with \"adjourn\", or abort it with "
-				    "\"abort\".", g->names[color_other((enum color)c)]);
+				    "with \"flag\", adjourn the game with \"adjourn\", abort it with "
+				    "\"abort\", or ask an administrator to decide with \"adjudicate\".",
+				    g->names[color_other((enum color)c)]);
 		return;
 	}
 	if (flagged_now(g)) {
@@ -1200,6 +1201,19 @@ void game_flag(struct game *g, struct session *s)
 		return;
 	}
 	session_printf(s, "Your opponent is not out of time.\n");
+}
+
+void game_request_adjudication(struct game *g, struct session *s)
+{
+	if (player_color(g, s) < 0)
+		return;
+	if (!g->paused || !g->grace_over) {
+		session_printf(s, "You can ask for adjudication only when your opponent has not come "
+		    "back in time.\n");
+		return;
+	}
+	adjourn_now(g, "Game adjourned for adjudication");
+	session_printf(s, "The game is stored for an administrator to adjudicate.\n");
 }
 
 /* --- players coming and going --- */

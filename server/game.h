@@ -67,6 +67,8 @@ void game_abort(struct game *g, struct session *s);
 void game_adjourn(struct game *g, struct session *s);
 void game_takeback(struct game *g, struct session *s, int plies);
 void game_flag(struct game *g, struct session *s);
+/* After a disconnected opponent's grace period: store the game for an admin to decide. */
+void game_request_adjudication(struct game *g, struct session *s);
 /* Declines (accept false) or accepts the opponent's pending offers of a kind. */
 bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, bool accept);
 /* The player's session went away; a returning session calls game_player_back. */

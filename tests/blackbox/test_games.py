@@ -535,7 +535,11 @@ class ObserveTest(GamesTestCase):
         line = re.search((r"(?m)^ *%d \+\+\+\+ %s +\+\+\+\+ %s +\[ bu  5   0\] +\d:\d\d - +\d:\d\d "
                           r"\(39-38\) B:  2\r?$" % (n, w.name, b.name)).encode(), out)
         self.assertTrue(line, out)
-        self.assertIn(b"1 game displayed", out)
+        # FICS's wording, which eboard waits for even with one game.
+        self.assertIn(b"\n\r  1 games displayed.\n\r", out)
+        out = self.cmd(w, "games %s" % b.name)
+        self.assertIn(b"\n\r  1 games displayed (of 1 in progress).\n\r", out)
+        self.assertIn(b"\n\r  0 games displayed (of 1 in progress).\n\r", self.cmd(w, "games zzz"))
 
 
 class RecordTest(GamesTestCase):

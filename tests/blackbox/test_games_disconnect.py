@@ -122,12 +122,36 @@ class DisconnectTest(GamesTestCase):
                                       "stopped; they have 2 seconds to return."))
         self.assertIn(b"Your opponent is not out of time.", self.cmd(a, "flag"))
         self.expect_line(a, re.escape('bob has not come back.  You may claim the win with "flag", '
-                                      'adjourn the game with "adjourn", or abort it with "abort".'),
-                         GT)
+                                      'adjourn the game with "adjourn", abort it with "abort", or '
+                                      'ask an administrator to decide with "adjudicate".'), GT)
         self.assertGreaterEqual(time.monotonic() - t_left, 1.4)
         a.send_line("flag")
         self.assertEqual(self.end_line(a),
                          (n, "alice", "bob", "bob forfeits by disconnection", "1-0"))
+
+    def test_adjudication_requested_and_decided(self):
+        srv, a, b = self.users_server(reconnect_grace_ms=500)
+        srv.useradd("judge", "judgepw1", admin=True)
+        n, _ = self.start_match(a, b, "5 0 rated")
+        self.play_moves(a, b, ["e4", "e5", "Nf3"])
+        b.close()
+        self.expect_line(a, r"bob has not come back\..*", GT)
+        a.send_line("adjudicate")
+        self.assertEqual(self.end_line(a),
+                         (n, "alice", "bob", "Game adjourned for adjudication", "*"))
+        judge = self.user_player(srv, "judge", "judgepw1")
+        out = self.cmd(judge, "adjudicate")
+        m = re.search(rb"\s(\d+): alice vs\. bob, rated blitz 5\+0", out)
+        self.assertIsNotNone(m, out)
+        self.assertIn(b"Only administrators adjudicate games.",
+                      self.cmd(a, "adjudicate %s 1-0" % m.group(1).decode()))
+        out = self.cmd(judge, "adjudicate %s 1-0" % m.group(1).decode())
+        self.assertIn(b"(alice vs. bob): 1-0.", out)
+        self.expect_line(a, re.escape("Your game alice vs. bob was adjudicated by judge: 1-0."))
+        self.assertRegex(self.cmd(a, "history"), rb"\+ ---- W ---- bob .*\n\r")
+        self.assertRegex(self.cmd(a, "finger"), rb"Blitz +\d{4}P +[\d.]+ +1 +0 +0 +1")
+        self.assertIn(b"There is no adjourned game", self.cmd(judge, "adjudicate %s 0-1" %
+                                                               m.group(1).decode()))
 
 
 if __name__ == "__main__":
