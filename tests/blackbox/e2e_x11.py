@@ -11,7 +11,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SHOTS = os.path.join(ROOT, "tests", "e2e")
+# Screenshots go to the working directory (the build tree under ctest);
+# E2E_SHOTS=tests/e2e refreshes the ones the README shows.
+SHOTS = os.environ.get("E2E_SHOTS", os.getcwd())
 
 PACKAGES = {"Xvfb": "xvfb", "xboard": "xboard", "eboard": "eboard", "import": "imagemagick",
             "convert": "imagemagick", "fairymax": "fairymax", "xdotool": "xdotool"}
