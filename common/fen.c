@@ -2,24 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "fen.h"
 
 static const char piece_letters[] = " PNBRQK  pnbrqk";
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static void square_name(int sq, char out[3])
 {
@@ -69,11 +55,11 @@ static int parse_placement(struct board *b, const char *s, size_t len, char *err
 		char c = i < len ? s[i] : '/';
 		if (c == '/') {
 			if (file != 8)
-				return fail(err, errlen, "rank %d has %d squares", rank + 1, file);
+				return error_set(err, errlen, "rank %d has %d squares", rank + 1, file);
 			if (i == len)
 				break;
 			if (--rank < 0)
-				return fail(err, errlen, "more than 8 ranks");
+				return error_set(err, errlen, "more than 8 ranks");
 			file = 0;
 		} else if (c >= '1' && c <= '8') {
 			file += c - '0';
@@ -81,7 +67,7 @@ static int parse_placement(struct board *b, const char *s, size_t len, char *err
 			const char *p = c ? strchr(piece_letters, c) : NULL;
 			char shown_buf[8];
 			if (!p || c == ' ')
-				return fail(err, errlen, "invalid character '%s' in rank %d", shown(c, shown_buf),
+				return error_set(err, errlen, "invalid character '%s' in rank %d", shown(c, shown_buf),
 				    rank + 1);
 			/* Keep counting past 8 so the error can say how many there were. */
 			if (file < 8)
@@ -90,7 +76,7 @@ static int parse_placement(struct board *b, const char *s, size_t len, char *err
 		}
 	}
 	if (rank != 0)
-		return fail(err, errlen, "only %d ranks", 8 - rank);
+		return error_set(err, errlen, "only %d ranks", 8 - rank);
 	return 0;
 }
 
@@ -99,22 +85,22 @@ static int check_material(const struct board *b, char *err, size_t errlen)
 	for (int c = WHITE; c <= BLACK; c++) {
 		int kings = bb_count(board_pieces(b, (enum color)c, KING));
 		if (kings == 0)
-			return fail(err, errlen, "no %s king", color_name((enum color)c));
+			return error_set(err, errlen, "no %s king", color_name((enum color)c));
 		if (kings > 1)
-			return fail(err, errlen, "%s %s kings", kings == 2 ? "two" : "several",
+			return error_set(err, errlen, "%s %s kings", kings == 2 ? "two" : "several",
 			    color_name((enum color)c));
 		if (bb_count(board_pieces(b, (enum color)c, PAWN)) > 8)
-			return fail(err, errlen, "%s has %d pawns", color_name((enum color)c),
+			return error_set(err, errlen, "%s has %d pawns", color_name((enum color)c),
 			    bb_count(board_pieces(b, (enum color)c, PAWN)));
 		if (bb_count(b->by_color[c]) > 16)
-			return fail(err, errlen, "%s has %d pieces", color_name((enum color)c),
+			return error_set(err, errlen, "%s has %d pieces", color_name((enum color)c),
 			    bb_count(b->by_color[c]));
 	}
 	bitboard edge_pawns = b->by_type[PAWN] & (BB_RANK_1 | BB_RANK_8);
 	if (edge_pawns) {
 		char name[3];
 		square_name(bb_lsb(edge_pawns), name);
-		return fail(err, errlen, "pawn on %s (first or last rank)", name);
+		return error_set(err, errlen, "pawn on %s (first or last rank)", name);
 	}
 	return 0;
 }
@@ -136,26 +122,26 @@ static int parse_castling(const struct board *b, const char *s, size_t len, unsi
 	if (len == 1 && s[0] == '-')
 		return 0;
 	if (len == 0 || len > 4)
-		return fail(err, errlen, "castling field must be '-' or letters from KQkq");
+		return error_set(err, errlen, "castling field must be '-' or letters from KQkq");
 	for (size_t i = 0; i < len; i++) {
 		int r;
 		for (r = 0; r < 4 && rights[r].letter != s[i]; r++)
 			;
 		char shown_buf[8];
 		if (r == 4)
-			return fail(err, errlen, "invalid castling letter '%s'", shown(s[i], shown_buf));
+			return error_set(err, errlen, "invalid castling letter '%s'", shown(s[i], shown_buf));
 		if (set & rights[r].right)
-			return fail(err, errlen, "castling right %c given twice", s[i]);
+			return error_set(err, errlen, "castling right %c given twice", s[i]);
 		enum color c = r < 2 ? WHITE : BLACK;
 		char name[3];
 		if (b->squares[rights[r].king] != piece_make(c, KING)) {
 			square_name(rights[r].king, name);
-			return fail(err, errlen, "castling right %c without the king on %s",
+			return error_set(err, errlen, "castling right %c without the king on %s",
 			    s[i], name);
 		}
 		if (b->squares[rights[r].rook] != piece_make(c, ROOK)) {
 			square_name(rights[r].rook, name);
-			return fail(err, errlen, "castling right %c without a rook on %s",
+			return error_set(err, errlen, "castling right %c without a rook on %s",
 			    s[i], name);
 		}
 		set |= rights[r].right;
@@ -175,7 +161,7 @@ static int parse_ep(const struct board *b, enum color side, const char *s, size_
 		char text[40] = "", shown_buf[8];
 		for (size_t i = 0; i < len && i < 8; i++)
 			strcat(text, shown(s[i], shown_buf));
-		return fail(err, errlen, "invalid en passant square '%s'", text);
+		return error_set(err, errlen, "invalid en passant square '%s'", text);
 	}
 	int sq = square_make(s[0] - 'a', s[1] - '1');
 	int rank = side == WHITE ? 5 : 2;
@@ -183,7 +169,7 @@ static int parse_ep(const struct board *b, enum color side, const char *s, size_
 	int origin = side == WHITE ? sq + 8 : sq - 8;
 	if (square_rank(sq) != rank || b->squares[pawn_sq] != piece_make(color_other(side), PAWN) ||
 	    b->squares[sq] || b->squares[origin])
-		return fail(err, errlen, "en passant square %.2s with no pawn that just moved", s);
+		return error_set(err, errlen, "en passant square %.2s with no pawn that just moved", s);
 	*out = sq;
 	return 0;
 }
@@ -197,7 +183,7 @@ int fen_parse(struct board *b, const char *text, char *err, size_t errlen)
 	char name[3];
 
 	if (!text)
-		return fail(err, errlen, "empty FEN");
+		return error_set(err, errlen, "empty FEN");
 	/* Split on single spaces; leading/trailing blanks are tolerated. */
 	while (*p == ' ')
 		p++;
@@ -211,11 +197,11 @@ int fen_parse(struct board *b, const char *text, char *err, size_t errlen)
 			p++;
 	}
 	if (n == 0)
-		return fail(err, errlen, "empty FEN");
+		return error_set(err, errlen, "empty FEN");
 	if (n == 7 || *p)
-		return fail(err, errlen, "FEN has more than 6 fields");
+		return error_set(err, errlen, "FEN has more than 6 fields");
 	if (n != 4 && n != 6)
-		return fail(err, errlen, "FEN has %d fields, expected 6 (or 4)", n);
+		return error_set(err, errlen, "FEN has %d fields, expected 6 (or 4)", n);
 
 	board_clear(b);
 	if (parse_placement(b, field[0], flen[0], err, errlen) < 0 ||
@@ -228,7 +214,7 @@ int fen_parse(struct board *b, const char *text, char *err, size_t errlen)
 	else if (flen[1] == 1 && field[1][0] == 'b')
 		side = BLACK;
 	else
-		return fail(err, errlen, "side to move must be 'w' or 'b'");
+		return error_set(err, errlen, "side to move must be 'w' or 'b'");
 
 	unsigned castling;
 	int ep;
@@ -239,23 +225,23 @@ int fen_parse(struct board *b, const char *text, char *err, size_t errlen)
 	long halfmove = 0, fullmove = 1;
 	if (n == 6) {
 		if (parse_number(field[4], flen[4], 9999, &halfmove) < 0)
-			return fail(err, errlen, "halfmove clock must be a number from 0 to 9999");
+			return error_set(err, errlen, "halfmove clock must be a number from 0 to 9999");
 		if (parse_number(field[5], flen[5], 9999, &fullmove) < 0 || fullmove < 1)
-			return fail(err, errlen, "fullmove number must be a number from 1 to 9999");
+			return error_set(err, errlen, "fullmove number must be a number from 1 to 9999");
 		if (ep != SQ_NONE && halfmove != 0)
-			return fail(err, errlen, "halfmove clock %ld after a double pawn step", halfmove);
+			return error_set(err, errlen, "halfmove clock %ld after a double pawn step", halfmove);
 	}
 
 	/* The side that just moved may not have left its king in check. */
 	int their_king = board_king(b, color_other(side));
 	if (board_attackers(b, their_king, board_occupied(b)) & b->by_color[side])
-		return fail(err, errlen, "side not to move is in check");
+		return error_set(err, errlen, "side not to move is in check");
 	int our_king = board_king(b, side);
 	int checks = bb_count(board_attackers(b, our_king, board_occupied(b)) &
 	    b->by_color[color_other(side)]);
 	if (checks > 2) {
 		square_name(our_king, name);
-		return fail(err, errlen, "king on %s is in check from %d pieces", name, checks);
+		return error_set(err, errlen, "king on %s is in check from %d pieces", name, checks);
 	}
 
 	board_set_state(b, side, castling, ep);

@@ -4,22 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "tiebreak.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 const char *tiebreak_name(enum tiebreak tb)
 {
@@ -118,7 +104,6 @@ double tiebreak_value(const struct tourney *t, int rounds, int player, enum tieb
 	return 0;
 }
 
-
 static int compare_rows(const void *x, const void *y)
 {
 	const struct tiebreak_row *a = x, *b = y;
@@ -186,10 +171,10 @@ int tiebreak_standings(const struct tourney *t, int rounds, const enum tiebreak 
 	int n = t->nplayers;
 
 	if (norder < 0 || norder > TIEBREAK_MAX - 1)
-		return fail(err, errlen, "%d tie-breaks (at most %d)", norder, TIEBREAK_MAX - 1);
+		return error_set(err, errlen, "%d tie-breaks (at most %d)", norder, TIEBREAK_MAX - 1);
 	for (int k = 0; k < norder; k++)
 		if (order[k] < 0 || order[k] >= TIEBREAK_NB)
-			return fail(err, errlen, "unknown tie-break %d", (int)order[k]);
+			return error_set(err, errlen, "unknown tie-break %d", (int)order[k]);
 	rounds = clamp_rounds(t, rounds);
 	for (int i = 0; i < n; i++) {
 		struct tiebreak_row *row = &rows[i];

@@ -2,22 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "tourney.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 void tourney_init(struct tourney *t, const char *name, int nrounds)
 {
@@ -88,37 +74,37 @@ int tourney_validate(const struct tourney *t, char *err, size_t errlen)
 	unsigned char mark[TOURNEY_PLAYERS_MAX + 1];
 
 	if (t->nplayers < 0 || t->nplayers > TOURNEY_PLAYERS_MAX)
-		return fail(err, errlen, "%d players (at most %d)", t->nplayers, TOURNEY_PLAYERS_MAX);
+		return error_set(err, errlen, "%d players (at most %d)", t->nplayers, TOURNEY_PLAYERS_MAX);
 	if (t->nrounds < 0 || t->nrounds > TOURNEY_ROUNDS_MAX)
-		return fail(err, errlen, "%d rounds (at most %d)", t->nrounds, TOURNEY_ROUNDS_MAX);
+		return error_set(err, errlen, "%d rounds (at most %d)", t->nrounds, TOURNEY_ROUNDS_MAX);
 	if (t->rounds_paired < 0 || t->rounds_paired > TOURNEY_ROUNDS_MAX)
-		return fail(err, errlen, "%d rounds paired", t->rounds_paired);
+		return error_set(err, errlen, "%d rounds paired", t->rounds_paired);
 	if (t->pairing_bye_half != 1 && t->pairing_bye_half != 2)
-		return fail(err, errlen, "pairing bye worth %d half points", t->pairing_bye_half);
+		return error_set(err, errlen, "pairing bye worth %d half points", t->pairing_bye_half);
 	for (int r = 1; r <= t->rounds_paired; r++) {
 		const struct tourney_round *rd = &t->rounds[r];
 		if (rd->ngames < 0 || rd->ngames > TOURNEY_GAMES_MAX || rd->nbyes < 0 ||
 		    rd->nbyes > TOURNEY_PLAYERS_MAX)
-			return fail(err, errlen, "round %d: bad counts", r);
+			return error_set(err, errlen, "round %d: bad counts", r);
 		memset(mark, 0, sizeof mark);
 		for (int i = 0; i < rd->ngames; i++) {
 			const struct tourney_game *g = &rd->games[i];
 			if (!player_ok(t, g->white) || !player_ok(t, g->black) || g->white == g->black)
-				return fail(err, errlen, "round %d board %d: bad players %d-%d", r,
+				return error_set(err, errlen, "round %d board %d: bad players %d-%d", r,
 				    i + 1, g->white, g->black);
 			if (g->result < TOURNEY_RESULT_NONE || g->result > TOURNEY_RESULT_DOUBLE_FORFEIT)
-				return fail(err, errlen, "round %d board %d: bad result", r, i + 1);
+				return error_set(err, errlen, "round %d board %d: bad result", r, i + 1);
 			if (mark[g->white]++ || mark[g->black]++)
-				return fail(err, errlen, "round %d: player %d twice", r,
+				return error_set(err, errlen, "round %d: player %d twice", r,
 				    mark[g->white] > 1 ? g->white : g->black);
 		}
 		for (int i = 0; i < rd->nbyes; i++) {
 			const struct tourney_bye_entry *b = &rd->byes[i];
 			if (!player_ok(t, b->player) || b->kind <= TOURNEY_BYE_NONE ||
 			    b->kind > TOURNEY_BYE_FULL)
-				return fail(err, errlen, "round %d: bad bye entry %d", r, i + 1);
+				return error_set(err, errlen, "round %d: bad bye entry %d", r, i + 1);
 			if (mark[b->player]++)
-				return fail(err, errlen, "round %d: player %d twice", r, b->player);
+				return error_set(err, errlen, "round %d: player %d twice", r, b->player);
 		}
 	}
 	return 0;

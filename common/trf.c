@@ -5,25 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "trf.h"
 
 #define COL_ROUNDS	92	/* first column of round 1 */
 #define ROUND_WIDTH	10
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* Output that counts what it could not store, like snprintf. */
 struct out {
@@ -267,10 +253,10 @@ static int read_player(struct reader *rd, const char *line, size_t len, int line
 
 	get_field(line, len, 5, 4, field, sizeof field);
 	if (parse_int(field, &num) < 0 || num < 1 || num > TOURNEY_PLAYERS_MAX)
-		return fail(err, errlen, "line %d: bad start number '%s'", lineno, field);
+		return error_set(err, errlen, "line %d: bad start number '%s'", lineno, field);
 	pl = &t->players[num];
 	if (pl->name[0] || num <= 0)
-		return fail(err, errlen, "line %d: player %d twice", lineno, num);
+		return error_set(err, errlen, "line %d: player %d twice", lineno, num);
 	get_field(line, len, 15, 33, pl->name, sizeof pl->name);
 	if (pl->name[0] == '\0')
 		snprintf(pl->name, sizeof pl->name, "?");
@@ -278,7 +264,7 @@ static int read_player(struct reader *rd, const char *line, size_t len, int line
 	get_field(line, len, 11, 3, pl->title, sizeof pl->title);
 	get_field(line, len, 49, 4, field, sizeof field);
 	if (parse_int(field, &rating) < 0)
-		return fail(err, errlen, "line %d: bad rating '%s'", lineno, field);
+		return error_set(err, errlen, "line %d: bad rating '%s'", lineno, field);
 	pl->rating = rating;
 	get_field(line, len, 54, 3, pl->federation, sizeof pl->federation);
 	get_field(line, len, 58, 11, pl->fide_id, sizeof pl->fide_id);
@@ -292,7 +278,7 @@ static int read_player(struct reader *rd, const char *line, size_t len, int line
 		if (col >= len)
 			break;
 		if (r > TOURNEY_ROUNDS_MAX)
-			return fail(err, errlen, "line %d: more than %d rounds", lineno,
+			return error_set(err, errlen, "line %d: more than %d rounds", lineno,
 			    TOURNEY_ROUNDS_MAX);
 		e = &rd->entries[num][r];
 		get_field(line, len, (int)col + 1, 4, field, sizeof field);
@@ -301,17 +287,17 @@ static int read_player(struct reader *rd, const char *line, size_t len, int line
 		if (field[0] == '\0' && colour == ' ' && result == ' ')
 			continue;
 		if (parse_int(field, &opp) < 0 || opp > TOURNEY_PLAYERS_MAX || opp == num)
-			return fail(err, errlen, "line %d round %d: bad opponent '%s'", lineno, r, field);
+			return error_set(err, errlen, "line %d round %d: bad opponent '%s'", lineno, r, field);
 		if (!strchr("wb- ", colour))
-			return fail(err, errlen, "line %d round %d: bad colour '%c'", lineno, r, colour);
+			return error_set(err, errlen, "line %d round %d: bad colour '%c'", lineno, r, colour);
 		result = (char)toupper((unsigned char)result);
 		if (!strchr("10=+-WDLHFUZ ", result))
-			return fail(err, errlen, "line %d round %d: bad result '%c'", lineno, r, result);
+			return error_set(err, errlen, "line %d round %d: bad result '%c'", lineno, r, result);
 		if (opp == 0 && !strchr("-WDLHFUZ", result))
-			return fail(err, errlen, "line %d round %d: result '%c' without opponent",
+			return error_set(err, errlen, "line %d round %d: result '%c' without opponent",
 			    lineno, r, result);
 		if (opp > 0 && strchr("HFUZ", result))
-			return fail(err, errlen, "line %d round %d: bye '%c' with an opponent",
+			return error_set(err, errlen, "line %d round %d: bye '%c' with an opponent",
 			    lineno, r, result);
 		*e = (struct entry){ opp, colour, result, true };
 		if (r > rd->last_round)
@@ -383,21 +369,21 @@ static int build_rounds(struct reader *rd, char *err, size_t errlen)
 			}
 			if (e->opponent == 0) {
 				if (e->result != '-' && tourney_bye_add(t, r, p, bye_kind(e->result)) < 0)
-					return fail(err, errlen, "round %d: cannot add bye of %d", r, p);
+					return error_set(err, errlen, "round %d: cannot add bye of %d", r, p);
 				continue;
 			}
 			int q = e->opponent;
 			const struct entry *f = &rd->entries[q][r];
 			if (q > t->nplayers || !f->present || f->opponent != p)
-				return fail(err, errlen, "round %d: %d meets %d, who does not meet %d",
+				return error_set(err, errlen, "round %d: %d meets %d, who does not meet %d",
 				    r, p, q, p);
 			bool p_white = e->colour == 'w' || (e->colour != 'b' && f->colour != 'w' && p < q);
 			if ((e->colour == 'w' && f->colour == 'w') || (e->colour == 'b' && f->colour == 'b'))
-				return fail(err, errlen, "round %d: %d and %d have the same colour", r, p, q);
+				return error_set(err, errlen, "round %d: %d and %d have the same colour", r, p, q);
 			if (!p_white)
 				continue;	/* added from white's line */
 			if (tourney_game_add(t, r, p, q, game_result(e->result, f->result)) < 0)
-				return fail(err, errlen, "round %d: cannot add game %d-%d", r, p, q);
+				return error_set(err, errlen, "round %d: cannot add game %d-%d", r, p, q);
 		}
 	}
 	t->rounds_paired = paired;
@@ -413,7 +399,7 @@ int trf_import(struct tourney *t, const char *text, size_t len, char *err, size_
 	tourney_init(t, "", 0);
 	rd.entries = calloc(TOURNEY_PLAYERS_MAX + 1, sizeof *rd.entries);
 	if (!rd.entries)
-		return fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	while (pos < len) {
 		const char *line = text + pos;
 		const char *nl = memchr(line, '\n', len - pos);
@@ -424,7 +410,7 @@ int trf_import(struct tourney *t, const char *text, size_t len, char *err, size_
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
 		if (n > TRF_LINE_MAX) {
-			fail(err, errlen, "line %d: too long", lineno);
+			error_set(err, errlen, "line %d: too long", lineno);
 			goto out;
 		}
 		if (n < 3)
@@ -434,7 +420,7 @@ int trf_import(struct tourney *t, const char *text, size_t len, char *err, size_
 		} else if (memcmp(line, "XXR", 3) == 0) {
 			get_field(line, n, 4, (int)n, field, sizeof field);
 			if (parse_int(field, &nrounds) < 0 || nrounds > TOURNEY_ROUNDS_MAX) {
-				fail(err, errlen, "line %d: bad round count", lineno);
+				error_set(err, errlen, "line %d: bad round count", lineno);
 				goto out;
 			}
 		} else if (memcmp(line, "XXC", 3) == 0) {
@@ -454,7 +440,7 @@ int trf_import(struct tourney *t, const char *text, size_t len, char *err, size_
 	}
 	for (int p = 1; p <= t->nplayers; p++) {
 		if (t->players[p].name[0] == '\0') {
-			fail(err, errlen, "no line for player %d", p);
+			error_set(err, errlen, "no line for player %d", p);
 			goto out;
 		}
 	}

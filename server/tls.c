@@ -17,6 +17,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "error.h"
 #include "tls.h"
 
 #define CERT_CN_PREFIX		"chessd"
@@ -32,25 +33,11 @@ struct tls {
 	char fingerprint[TLS_FINGERPRINT_MAX];
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 static int fail_ssl(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /*
- * Like fail(), with the first error on OpenSSL's queue (the root cause; later
+ * Like error_set(), with the first error on OpenSSL's queue (the root cause; later
  * entries are callers' summaries) and its detail text appended, and the queue emptied so it
  * cannot leak into the next connection's error reporting.
  */
@@ -69,10 +56,10 @@ static int fail_ssl(char *err, size_t errlen, const char *fmt, ...)
 		data = "";
 	if (code) {
 		ERR_error_string_n(code, reason, sizeof reason);
-		fail(err, errlen, "%s: %s%s%s%s", what, reason, *data ? " (" : "", data,
+		error_set(err, errlen, "%s: %s%s%s%s", what, reason, *data ? " (" : "", data,
 		    *data ? ")" : "");
 	} else {
-		fail(err, errlen, "%s", what);
+		error_set(err, errlen, "%s", what);
 	}
 	ERR_clear_error();
 	return -1;
@@ -144,23 +131,23 @@ static int file_write_atomic(const char *path, mode_t mode, int (*write_pem)(FIL
 	int fd, rc = -1;
 
 	if (!tmp)
-		return fail(err, errlen, "out of memory");
+		return error_set(err, errlen, "out of memory");
 	sprintf(tmp, "%s.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd == -1) {
-		fail(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		error_set(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
 		free(tmp);
 		return -1;
 	}
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	if (fchmod(fd, mode) == -1) {
-		fail(err, errlen, "cannot set mode of %s: %s", tmp, strerror(errno));
+		error_set(err, errlen, "cannot set mode of %s: %s", tmp, strerror(errno));
 		close(fd);
 		goto out;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		fail(err, errlen, "cannot open %s: %s", tmp, strerror(errno));
+		error_set(err, errlen, "cannot open %s: %s", tmp, strerror(errno));
 		close(fd);
 		goto out;
 	}
@@ -170,16 +157,16 @@ static int file_write_atomic(const char *path, mode_t mode, int (*write_pem)(FIL
 		goto out;
 	}
 	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
-		fail(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		error_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		fclose(f);
 		goto out;
 	}
 	if (fclose(f) == EOF) {
-		fail(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		error_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	if (rename(tmp, path) == -1) {
-		fail(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		error_set(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
 		goto out;
 	}
 	dir_sync(path);
@@ -325,17 +312,17 @@ static int default_files_ensure(const char *dir, const char *cert_path, const ch
 	struct stat st;
 
 	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-		return fail(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+		return error_set(err, errlen, "cannot create %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode))
-		return fail(err, errlen, "%s is not a directory", dir);
+		return error_set(err, errlen, "%s is not a directory", dir);
 	if (stat(cert_path, &st) == 0) {
 		if (stat(key_path, &st) == -1)
-			return fail(err, errlen, "%s exists but %s does not: %s", cert_path,
+			return error_set(err, errlen, "%s exists but %s does not: %s", cert_path,
 			    key_path, strerror(errno));
 		return 0;
 	}
 	if (errno != ENOENT)
-		return fail(err, errlen, "cannot read %s: %s", cert_path, strerror(errno));
+		return error_set(err, errlen, "cannot read %s: %s", cert_path, strerror(errno));
 	return cert_generate(cert_path, key_path, err, errlen);
 }
 
@@ -418,16 +405,16 @@ struct tls *tls_new(const char *data_dir, const char *cert_file, const char *key
 	char *dir = NULL;
 
 	if (!cert_file != !key_file) {
-		fail(err, errlen, "give both a certificate and a key file, or neither");
+		error_set(err, errlen, "give both a certificate and a key file, or neither");
 		return NULL;
 	}
 	if (!cert_file && !data_dir) {
-		fail(err, errlen, "no data directory for the TLS certificate");
+		error_set(err, errlen, "no data directory for the TLS certificate");
 		return NULL;
 	}
 	t = calloc(1, sizeof *t);
 	if (!t) {
-		fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (cert_file) {
@@ -441,7 +428,7 @@ struct tls *tls_new(const char *data_dir, const char *cert_file, const char *key
 		}
 	}
 	if (!t->cert_path || !t->key_path) {
-		fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		goto fail;
 	}
 	if (!cert_file && default_files_ensure(dir, t->cert_path, t->key_path, err, errlen) == -1)

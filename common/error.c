@@ -1,0 +1,16 @@
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "error.h"
+
+int error_set(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
