@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "config.h"
+#include "db.h"
 #include "fics.h"
 #include "game.h"
 #include "pgn.h"
@@ -164,35 +165,29 @@ static void cmd_refresh(struct session *s, const struct cmd_args *a)
 		game_send_board(g, s);
 }
 
-/* The PGN of a live game, from the rules core's exporter. */
-static void cmd_pgn(struct session *s, const struct cmd_args *a)
+/* The tags every exported game gets. */
+static void pgn_tags(struct pgn_game *pg, struct session *s, bool rated, int64_t started,
+    const char *white, const char *black, const struct clock_control *tc)
 {
-	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
-	char err[160], tc[64], date[16];
-
-	if (!g)
-		return;
-	const struct position *pos = game_position(g);
-	struct pgn_game *pg = pgn_game_new(position_start_fen(pos), err, sizeof err);
-	if (!pg) {
-		session_printf(s, "%s\n", err);
-		return;
-	}
-	time_t t = (time_t)game_started(g);
+	char date[16], text[64];
+	time_t t = (time_t)started;
 	struct tm tm;
+
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof date, "%Y.%m.%d", &tm);
-	pgn_game_set_tag(pg, "Event", game_rated(g) ? "Rated game" : "Unrated game");
+	pgn_game_set_tag(pg, "Event", rated ? "Rated game" : "Unrated game");
 	pgn_game_set_tag(pg, "Site", server_config(session_server(s))->server_name);
 	pgn_game_set_tag(pg, "Date", date);
-	pgn_game_set_tag(pg, "White", game_player_name(g, WHITE));
-	pgn_game_set_tag(pg, "Black", game_player_name(g, BLACK));
-	clock_format_pgn(game_clock(g), tc, sizeof tc);
-	pgn_game_set_tag(pg, "TimeControl", tc);
-	for (int ply = 0; ply < position_ply_count(pos); ply++)
-		pgn_game_play(pg, position_move_at(pos, ply),
-		    clock_untimed(game_clock(g)) ? PGN_NO_CLOCK : game_move_clock_ms(g, ply));
+	pgn_game_set_tag(pg, "White", white);
+	pgn_game_set_tag(pg, "Black", black);
+	clock_format_pgn(tc, text, sizeof text);
+	pgn_game_set_tag(pg, "TimeControl", text);
+}
+
+static void print_pgn(struct session *s, struct pgn_game *pg)
+{
 	char *text = pgn_export(pg);
+
 	pgn_game_free(pg);
 	if (!text) {
 		session_printf(s, "Out of memory.\n");
@@ -200,6 +195,115 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 	}
 	session_printf(s, "%s", text);
 	free(text);
+}
+
+struct stored_replay {
+	struct pgn_game *pg;
+	bool timed, ok;
+};
+
+static void replay_stored(void *arg, const struct db_move *m)
+{
+	struct stored_replay *r = arg;
+	move mv;
+
+	if (!r->ok || san_parse(position_board(pgn_game_position(r->pg)), m->uci, SAN_ENGLISH,
+	    NO_TYPE, &mv) != SAN_OK) {
+		r->ok = false;
+		return;
+	}
+	pgn_game_play(r->pg, mv, r->timed ? m->clock_ms : PGN_NO_CLOCK);
+}
+
+struct nth_game {
+	int want, seen;
+	struct db_game row;
+	bool found;
+};
+
+static void pick_nth(void *arg, const struct db_game *g)
+{
+	struct nth_game *n = arg;
+
+	if (n->seen++ == n->want) {
+		n->row = *g;
+		n->found = true;
+	}
+}
+
+/* A stored game (finished, adjourned or aborted) as PGN, from the database. */
+static void stored_pgn(struct session *s, const char *name, int index)
+{
+	struct db *db = server_db(session_server(s));
+	struct nth_game n = { .want = index };
+	struct clock_control tc;
+	char err[160];
+
+	db_games_of(db, name, NULL, index + 1, pick_nth, &n);
+	if (!n.found) {
+		session_printf(s, "%s has no such game.\n", name);
+		return;
+	}
+	if (clock_parse(&tc, n.row.time_control, err, sizeof err) < 0) {
+		session_printf(s, "The stored game is damaged.\n");
+		return;
+	}
+	struct pgn_game *pg = pgn_game_new(n.row.start_fen[0] ? n.row.start_fen : NULL, err,
+	    sizeof err);
+	if (!pg) {
+		session_printf(s, "%s\n", err);
+		return;
+	}
+	pgn_tags(pg, s, n.row.rated, n.row.started, n.row.white, n.row.black, &tc);
+	struct stored_replay r = { pg, !clock_untimed(&tc), true };
+	if (db_game_moves(db, n.row.id, replay_stored, &r) < 0 || !r.ok) {
+		pgn_game_free(pg);
+		session_printf(s, "The stored game is damaged.\n");
+		return;
+	}
+	enum result res = !strcmp(n.row.result, "1-0") ? RESULT_WHITE_WINS :
+	    !strcmp(n.row.result, "0-1") ? RESULT_BLACK_WINS :
+	    !strcmp(n.row.result, "1/2-1/2") ? RESULT_DRAW : RESULT_NONE;
+	pgn_game_set_result(pg, res, n.row.termination[0] ? n.row.termination : NULL);
+	print_pgn(s, pg);
+}
+
+/*
+ * A game as PGN from the rules core's exporter: a live game by number or
+ * player, else (pgn NAME [N]) a player's N-th most recent stored game.
+ */
+static void cmd_pgn(struct session *s, const struct cmd_args *a)
+{
+	char err[160];
+	struct game *g = NULL;
+
+	if (a->argc == 2) {
+		stored_pgn(s, a->argv[0], atoi(a->argv[1]));
+		return;
+	}
+	if (a->argc == 1) {
+		char *end;
+		strtol(a->argv[0], &end, 10);
+		struct session *who = server_find_session(session_server(s), a->argv[0]);
+		if (*end && !(who && session_game(who))) {
+			stored_pgn(s, a->argv[0], 0);
+			return;
+		}
+	}
+	if (!(g = cmd_find_game(s, a->argc ? a->argv[0] : NULL)))
+		return;
+	const struct position *pos = game_position(g);
+	struct pgn_game *pg = pgn_game_new(position_start_fen(pos), err, sizeof err);
+	if (!pg) {
+		session_printf(s, "%s\n", err);
+		return;
+	}
+	pgn_tags(pg, s, game_rated(g), game_started(g), game_player_name(g, WHITE),
+	    game_player_name(g, BLACK), game_clock(g));
+	for (int ply = 0; ply < position_ply_count(pos); ply++)
+		pgn_game_play(pg, position_move_at(pos, ply),
+		    clock_untimed(game_clock(g)) ? PGN_NO_CLOCK : game_move_clock_ms(g, ply));
+	print_pgn(s, pg);
 }
 
 const struct cmd_entry cmd_resign_entry = {
@@ -222,4 +326,5 @@ const struct cmd_entry cmd_moves_entry = {
 const struct cmd_entry cmd_refresh_entry = {
 	"refresh", "o", 0, 102, cmd_refresh, "refresh [game|name]", "The board again" };
 const struct cmd_entry cmd_pgn_entry = {
-	"pgn", "o", 0, 0, cmd_pgn, "pgn [game|name]", "A live game as PGN" };
+	"pgn", "on", 0, 0, cmd_pgn, "pgn [game|name [n]]",
+	"A live game, or a player's n-th most recent stored game, as PGN" };

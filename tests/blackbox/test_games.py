@@ -568,7 +568,7 @@ class RecordTest(GamesTestCase):
         self.assertIn(b"Movelist for game %d:" % n, self.cmd(w, "moves %s" % b.name))
 
     def _pgn_of(self, c, n):
-        out = self.cmd(c, "pgn %d" % n).decode()
+        out = self.cmd(c, "pgn %s" % n).decode()
         text = out.replace("\n\r", "\n")
         text = text[:text.rindex("fics% ")] if text.endswith("fics% ") else text
         self.assertTrue(text.startswith("[Event "), out)
@@ -598,6 +598,31 @@ class RecordTest(GamesTestCase):
         r = rules("pgn", path, check=False)
         self.assertEqual(r.returncode, 0, "chess-rules pgn rejected:\n%s\n%s%s" % (
             text, r.stdout, r.stderr))
+
+    def test_pgn_of_a_finished_game_from_the_database(self):
+        tool = pgn_extract_path()
+        if not tool:
+            self.fail("pgn-extract is not installed; install the pgn-extract package")
+        w, b, n = self._live_game_for_pgn()
+        self.cmd(b, "resign")
+        self.end_line(w)
+        w.expect(b"No ratings adjustment done.\n\rfics% ", GT)
+        text = self._pgn_of(w, w.name)       # the newest stored game of w
+        self.assertIn('[Result "1-0"]', text)
+        self.assertIn('[Termination "normal"]', text)
+        self.assertIn("Qxd5", text)
+        self.assertTrue(text.rstrip().endswith("1-0"), text)
+        self.assertEqual(text, self._pgn_of(w, "%s 0" % b.name))
+        with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as f:
+            f.write(text)
+            path = f.name
+        self.addCleanup(os.unlink, path)
+        r = rules("pgn", path, check=False)
+        self.assertEqual(r.returncode, 0, "chess-rules pgn rejected:\n%s\n%s%s" % (
+            text, r.stdout, r.stderr))
+        r = subprocess.run([tool, "-s", path], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, "pgn-extract failed:\n%s\n%s" % (text, r.stderr))
+        self.assertIn(b"has no such game", self.cmd(w, "pgn %s 5" % w.name))
 
     def test_pgn_accepted_by_pgn_extract(self):
         tool = pgn_extract_path()
