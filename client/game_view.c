@@ -110,6 +110,73 @@ void game_view_update(struct game_view *gv, const struct style12 *s, long long n
 	last_move_from_verbose(gv, s);
 }
 
+void game_view_begin(struct game_view *gv)
+{
+	gv->result[0] = '\0';
+}
+
+void game_view_stop_clocks(struct game_view *gv, long long now_ms)
+{
+	if (!gv->have || !gv->s12.ticking)
+		return;
+	gv->s12.clock_ms[gv->s12.side] = game_view_clock_ms(gv, gv->s12.side, now_ms);
+	gv->s12.ticking = false;
+	gv->received_ms = now_ms;
+}
+
+/*
+ * Replays the listed moves from the standard start to write them in the
+ * view's language; false when they do not replay (a game set up from a
+ * position), and then they are kept as the server wrote them.
+ */
+static bool replay_history(const struct game_view *gv, int first_ply,
+    const char (*san)[MOVE_TEXT_MAX], int count, char (*out)[MOVE_TEXT_MAX])
+{
+	struct board b;
+
+	if (first_ply != 0)
+		return false;
+	board_start(&b);
+	for (int i = 0; i < count; i++) {
+		move m;
+		if (san_parse(&b, san[i], SAN_ENGLISH, NO_TYPE, &m) != SAN_OK)
+			return false;
+		san_format(&b, m, gv->lang, out[i]);
+		board_make(&b, m);
+	}
+	/* When the list reaches the position on screen, it must be that position. */
+	if (count == style12_ply(&gv->s12) && memcmp(b.squares, gv->board.squares, sizeof b.squares))
+		return false;
+	return true;
+}
+
+int game_view_set_history(struct game_view *gv, int game, const char *white, const char *black,
+    int first_ply, const char (*san)[MOVE_TEXT_MAX], int count)
+{
+	int reach = first_ply + count;		/* the ply after the listed moves */
+	int known_from = gv->first_ply, known_to = gv->first_ply + gv->move_count;
+
+	if (!gv->have || gv->s12.game != game || strcmp(gv->s12.white, white) ||
+	    strcmp(gv->s12.black, black) || count < 0 || first_ply < 0 ||
+	    reach < known_from || reach > known_to || first_ply > known_from)
+		return -1;
+	int keep = known_to - reach;		/* moves known after the list */
+	int total = count + keep;
+	char (*moves)[MOVE_TEXT_MAX] = malloc((size_t)(total ? total : 1) * sizeof *moves);
+	if (!moves)
+		return -1;
+	if (!replay_history(gv, first_ply, san, count, moves))
+		for (int i = 0; i < count; i++)
+			snprintf(moves[i], MOVE_TEXT_MAX, "%s", san[i]);
+	for (int i = 0; i < keep; i++)
+		memcpy(moves[count + i], gv->moves[reach - known_from + i], MOVE_TEXT_MAX);
+	free(gv->moves);
+	gv->moves = moves;
+	gv->move_count = gv->move_cap = total;
+	gv->first_ply = first_ply;
+	return 0;
+}
+
 void game_view_end(struct game_view *gv, const char *reason, const char *result)
 {
 	snprintf(gv->result, sizeof gv->result, "%s (%s)", result, reason);

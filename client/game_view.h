@@ -24,6 +24,21 @@ void game_view_free(struct game_view *gv);
 void game_view_update(struct game_view *gv, const struct style12 *s, long long now_ms);
 /* The game ended: "{Game 7 (a vs. b) b resigns} 1-0" gives reason and result. */
 void game_view_end(struct game_view *gv, const char *reason, const char *result);
+/*
+ * The server announced a game ("Creating" or "Continuing"): a result shown
+ * for an earlier game of the same number is dropped.
+ */
+void game_view_begin(struct game_view *gv);
+/* The connection is lost: the clocks stand still at what they show now. */
+void game_view_stop_clocks(struct game_view *gv, long long now_ms);
+/*
+ * The moves of the game on screen from its start (or from first_ply), as the
+ * server lists them in English SAN: they replace the moves known before the
+ * ply they reach, and the moves known after it are kept.  -1 (and nothing
+ * changes) when they are of another game or do not join the moves known.
+ */
+int game_view_set_history(struct game_view *gv, int game, const char *white, const char *black,
+    int first_ply, const char (*san)[MOVE_TEXT_MAX], int count);
 /* Parses a FICS end line; 0 and fills game, reason, result when it is one. */
 int game_view_parse_end(const char *line, int *game, char *reason, size_t reason_len,
     char *result, size_t result_len);

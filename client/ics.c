@@ -23,6 +23,10 @@ static const char *const setup_commands[] = {
 };
 
 struct ics {
+	struct event_base *base;
+	struct net_options net_options;
+	char host[256];
+	char known_hosts[4096];
 	struct net *net;
 	struct proto *proto;
 	struct ics_handler h;
@@ -167,10 +171,13 @@ static void on_read(void *arg, const char *data, size_t len)
 {
 	struct ics *c = arg;
 
+	/* A plain connection can be read before its "connected" timer has run. */
+	if (c->state == ICS_CONNECTING)
+		c->state = ICS_LOGIN;
 	proto_feed(c->proto, data, len);
 }
 
-static void on_ended(void *arg, enum net_end how, const char *why)
+static void on_net_ended(void *arg, enum net_end how, const char *why)
 {
 	struct ics *c = arg;
 
@@ -187,15 +194,15 @@ static void on_ended(void *arg, enum net_end how, const char *why)
 	}
 }
 
+static const struct proto_callbacks proto_callbacks = { on_line, on_prompt, on_block_end };
+static const struct net_callbacks net_callbacks = { on_connected, on_read, on_net_ended };
+
 struct ics *ics_new(struct event_base *base, const struct ics_options *o,
     const struct ics_handler *h, void *arg, char *why, size_t why_len)
 {
-	static const struct proto_callbacks pcb = { on_line, on_prompt, on_block_end };
-	static const struct net_callbacks ncb = { on_connected, on_read, on_ended };
-	char known[4096];
 	struct ics *c = calloc(1, sizeof *c);
 
-	if (!c || !(c->proto = proto_new(&pcb, c))) {
+	if (!c || !(c->proto = proto_new(&proto_callbacks, c))) {
 		snprintf(why, why_len, "out of memory");
 		ics_free(c);
 		return NULL;
@@ -209,17 +216,47 @@ struct ics *ics_new(struct event_base *base, const struct ics_options *o,
 		ics_free(c);
 		return NULL;
 	}
-	struct net_options no = { o->host, o->port, o->tls,
-	    known_hosts_path(known, sizeof known) == 0 ? known : NULL };
-	if (!(c->net = net_connect(base, &no, &ncb, c, why, why_len))) {
+	c->base = base;
+	snprintf(c->host, sizeof c->host, "%s", o->host);
+	c->net_options = (struct net_options){ c->host, o->port, o->tls,
+	    known_hosts_path(c->known_hosts, sizeof c->known_hosts) == 0 ? c->known_hosts : NULL };
+	if (!(c->net = net_connect(base, &c->net_options, &net_callbacks, c, why, why_len))) {
 		ics_free(c);
 		return NULL;
 	}
 	return c;
 }
 
+int ics_reconnect(struct ics *c, char *why, size_t why_len)
+{
+	struct proto *fresh = proto_new(&proto_callbacks, c);
+
+	if (!fresh) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	net_free(c->net);
+	proto_free(c->proto);
+	c->proto = fresh;
+	c->state = ICS_CONNECTING;
+	c->sent_name = c->sent_password = c->block_mode = false;
+	/* Ids go on from where they were: a late reply can never pass for a new one. */
+	if (!(c->net = net_connect(c->base, &c->net_options, &net_callbacks, c, why, why_len))) {
+		c->state = ICS_DONE;
+		return -1;
+	}
+	return 0;
+}
+
+bool ics_guest(const struct ics *c)
+{
+	return !c->user[0];
+}
+
 long ics_command(struct ics *c, const char *command)
 {
+	if (c->state == ICS_DONE || c->state == ICS_CONNECTING)
+		return 0;
 	if (!c->block_mode) {
 		net_printf(c->net, "%s\n", command);
 		return 0;

@@ -40,7 +40,17 @@ struct ics_options {
 
 struct ics *ics_new(struct event_base *base, const struct ics_options *o,
     const struct ics_handler *h, void *arg, char *why, size_t why_len);
-/* Sends a command (numbered in block mode); returns its id. */
+/*
+ * After the connection ended (the handler's ended() was called, and from
+ * outside any of its callbacks): connects again with the same options and
+ * logs in again with the same credentials; online() is called once more
+ * when that worked, ended() when it did not.  -1 and why when the
+ * connection cannot even start (nothing is called then).
+ */
+int ics_reconnect(struct ics *c, char *why, size_t why_len);
+/* Whether the login is a guest's (a new name at every login). */
+bool ics_guest(const struct ics *c);
+/* Sends a command (numbered in block mode); returns its id, 0 when not connected. */
 long ics_command(struct ics *c, const char *command);
 /* The name the server gave us ("GuestABCD" for a guest). */
 const char *ics_name(const struct ics *c);

@@ -29,10 +29,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: chess [--plain] [--port N] [--user NAME] [--password-file FILE]\n"
-	    "             [--ascii] [--lang en|es] [--script FILE] HOST\n"
+	    "             [--ascii] [--lang en|es] [--resume] [--script FILE] HOST\n"
 	    "       chess --engine PATH [--engine-option NAME=VALUE]... [--seek \"MIN INC\"]\n"
 	    "             [--max-games N] [--accept-from NAME]... --user NAME HOST\n"
-	    "The password comes from --password-file, else $CHESS_PASSWORD, else the terminal.\n");
+	    "The password comes from --password-file, else $CHESS_PASSWORD, else the terminal.\n"
+	    "A lost connection is re-established; --resume then also resumes the game that\n"
+	    "was being played if the server adjourned it meanwhile.\n");
 }
 
 static char *read_password_file(const char *path)
@@ -62,12 +64,13 @@ int main(int argc, char **argv)
 		{ "engine-option", required_argument, NULL, 'o' }, { "seek", required_argument, NULL, 'k' },
 		{ "max-games", required_argument, NULL, 'm' },
 		{ "accept-from", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
+		{ "resume", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ics_options io = { .tls = true };
 	struct bot_options bo = { .seek = NULL, .max_games = 1 };
 	const char *password_file = NULL, *script_path = NULL;
-	bool ascii = false;
+	bool ascii = false, resume = false;
 	enum san_lang lang = SAN_ENGLISH;
 	int port = 0, opt;
 	char why[1024];
@@ -80,6 +83,7 @@ int main(int argc, char **argv)
 		case 'u': io.user = optarg; break;
 		case 'w': password_file = optarg; break;
 		case 'a': ascii = true; break;
+		case 'r': resume = true; break;
 		case 'l':
 			if (!strcmp(optarg, "es"))
 				lang = SAN_SPANISH;
@@ -155,7 +159,7 @@ int main(int argc, char **argv)
 		handler = script_handler();
 		arg = script;
 	} else {
-		struct ui_options uo = { .unicode = unicode, .lang = lang };
+		struct ui_options uo = { .unicode = unicode, .lang = lang, .auto_resume = resume };
 		ui = ui_new(base, &uo, why, sizeof why);
 		handler = ui_handler();
 		arg = ui;

@@ -14,10 +14,29 @@
 #include "board_view.h"
 #include "game_view.h"
 #include "input.h"
+#include "listing.h"
+#include "movelist.h"
 #include "term.h"
 
 #define UI_SCREEN_MAX 65536
 #define UI_PROMPT "> "
+
+/* Commands whose replies the client reads: shown (who) or not (the rest). */
+enum request_kind { REQUEST_WHO, REQUEST_WHO_QUIET, REQUEST_MOVES, REQUEST_STORED };
+
+struct request {
+	long id;
+	enum request_kind kind;
+};
+
+/* The game being played when the connection was lost. */
+struct lost_game {
+	bool pending;			/* not yet continued, resumed or given up */
+	int number;
+	char opponent[STYLE12_NAME_MAX];
+	bool continued;			/* the server sent "Continuing" for it */
+	bool stored;			/* "stored" lists it as adjourned */
+};
 
 struct ui {
 	struct event_base *base;
@@ -34,6 +53,20 @@ struct ui {
 	int name_count;
 	enum ics_exit code;
 	bool screen;			/* the board is on screen */
+	bool was_online;		/* logged in at least once */
+	bool quitting;			/* the user said quit: a close is expected */
+	bool replaced;			/* the server closed us for a newer login */
+	bool offline;			/* the connection was lost: reconnecting */
+	int tries;			/* reconnection attempts so far */
+	struct event *reconnect;
+	char name[STYLE12_NAME_MAX];	/* our name at the last login */
+	struct lost_game lost;
+	struct request requests[UI_REQUESTS_MAX];
+	int request_count;
+	struct movelist *movelist;	/* the reply to our "moves" being read */
+	int moves_game;			/* the game whose moves we asked for... */
+	char moves_white[STYLE12_NAME_MAX], moves_black[STYLE12_NAME_MAX];
+	int fetch_moves_game;		/* ...and one announced as continued */
 };
 
 /* libedit's callback interface is global: so is the one interactive UI. */
@@ -97,6 +130,31 @@ static void add_message(struct ui *u, const char *line)
 	char *copy = strdup(line);
 	if (copy)
 		u->messages[u->message_count++] = copy;
+}
+
+static struct request *find_request(struct ui *u, long id)
+{
+	for (int i = 0; i < u->request_count; i++)
+		if (u->requests[i].id == id)
+			return &u->requests[i];
+	return NULL;
+}
+
+static void drop_request(struct ui *u, struct request *r)
+{
+	*r = u->requests[--u->request_count];
+}
+
+/* Sends a command whose reply the client reads; false when it could not go. */
+static bool send_request(struct ui *u, const char *command, enum request_kind kind)
+{
+	if (u->request_count == UI_REQUESTS_MAX)
+		return false;
+	long id = ics_command(u->ics, command);
+	if (id <= 0)
+		return false;
+	u->requests[u->request_count++] = (struct request){ id, kind };
+	return true;
 }
 
 /* Puts the input line back after output went over it. */
@@ -166,7 +224,23 @@ static void send_command(struct ui *u, const char *text)
 	case INPUT_MOVE:
 		break;
 	}
-	ics_command(u->ics, out);
+	char word[16] = "";
+	sscanf(out, "%15s", word);
+	if (!strcasecmp(word, "quit"))
+		u->quitting = true;
+	long id = ics_command(u->ics, out);
+	if (!strcasecmp(word, "who") && id > 0 && u->request_count < UI_REQUESTS_MAX)
+		u->requests[u->request_count++] = (struct request){ id, REQUEST_WHO };
+}
+
+/* Ends the program from the loop: the connection is gone for good. */
+static void give_up(struct ui *u, enum ics_exit code, const char *why)
+{
+	if (u->editing)
+		term_erase_line();
+	fprintf(stderr, "%s%s\r\n", code == EXIT_OK ? "" : "chess: ", why);
+	u->code = code;
+	event_base_loopexit(u->base, NULL);
 }
 
 static void on_input(char *line)
@@ -174,7 +248,11 @@ static void on_input(char *line)
 	struct ui *u = the_ui;
 
 	if (!line) {			/* Ctrl-D */
-		ics_command(u->ics, "quit");
+		u->quitting = true;
+		if (u->offline)
+			give_up(u, EXIT_OK, "Not reconnecting.");
+		else
+			ics_command(u->ics, "quit");
 		return;
 	}
 	char *text = line;
@@ -182,7 +260,12 @@ static void on_input(char *line)
 		text++;
 	if (*text)
 		add_history(text);
-	if (u->confirm_resign) {
+	if (u->offline && *text) {
+		if (!strcasecmp(text, "quit"))
+			give_up(u, EXIT_OK, "Not reconnecting.");
+		else
+			show_line(u, "(not connected: reconnecting; Ctrl-C or \"quit\" gives up)");
+	} else if (u->confirm_resign) {
 		u->confirm_resign = false;
 		if (!strcasecmp(text, "y") || !strcasecmp(text, "yes"))
 			ics_command(u->ics, "resign");
@@ -260,6 +343,10 @@ static void sigint_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (u->offline) {
+		give_up(u, EXIT_FAILURE_RUNTIME, "connection lost; not reconnecting");
+		return;
+	}
 	if (game_view_has_position(u->view) && !game_view_over(u->view) &&
 	    style12_playing(game_view_style12(u->view))) {
 		u->confirm_resign = true;
@@ -270,10 +357,46 @@ static void sigint_cb(evutil_socket_t fd, short what, void *arg)
 	event_base_loopexit(u->base, NULL);
 }
 
+/* Back online after a lost connection: what became of the game we played. */
+static void after_reconnect(struct ui *u)
+{
+	char text[256];
+	const char *name = ics_name(u->ics);
+
+	snprintf(text, sizeof text, "Reconnected as %s.", name);
+	show_line(u, text);
+	u->offline = false;
+	u->tries = 0;
+	if (!u->lost.pending)
+		return;
+	if (u->lost.continued) {
+		snprintf(text, sizeof text, "Your game with %s continues.", u->lost.opponent);
+		show_line(u, text);
+		u->lost.pending = false;
+	} else if (ics_guest(u->ics)) {
+		snprintf(text, sizeof text, "A guest's game cannot be continued: you are now %s, "
+		    "a new guest, and the game with %s is lost.", name, u->lost.opponent);
+		show_line(u, text);
+		u->lost.pending = false;
+	} else if (!send_request(u, "stored", REQUEST_STORED)) {
+		u->lost.pending = false;
+	}
+}
+
 static void on_online(void *arg)
 {
 	struct ui *u = arg;
 
+	if (u->was_online) {
+		after_reconnect(u);
+		snprintf(u->name, sizeof u->name, "%s", ics_name(u->ics));
+		send_request(u, "who", REQUEST_WHO_QUIET);
+		return;
+	}
+	u->was_online = true;
+	snprintf(u->name, sizeof u->name, "%s", ics_name(u->ics));
+	/* Player names for completion, without showing the list. */
+	send_request(u, "who", REQUEST_WHO_QUIET);
 	rl_attempted_completion_function = complete;
 	rl_callback_handler_install(UI_PROMPT, on_input);
 	u->editing = true;
@@ -296,6 +419,86 @@ static void play_premove(struct ui *u)
 	u->premove[0] = '\0';
 }
 
+static void learn_who(struct ui *u, const char *line)
+{
+	char names[LISTING_WHO_PER_LINE][STYLE12_NAME_MAX];
+	int n = listing_who_names(line, names, LISTING_WHO_PER_LINE);
+
+	for (int i = 0; i < n; i++)
+		remember_name(u, names[i]);
+}
+
+/* A line of a reply the client reads for itself. */
+static void request_line(struct ui *u, struct request *r, const char *line)
+{
+	char opponent[STYLE12_NAME_MAX], color;
+
+	switch (r->kind) {
+	case REQUEST_WHO:
+	case REQUEST_WHO_QUIET:
+		learn_who(u, line);
+		return;
+	case REQUEST_MOVES:
+		if (u->movelist)
+			movelist_feed(u->movelist, line);
+		return;
+	case REQUEST_STORED:
+		if (u->lost.pending && !listing_stored_game(line, opponent, sizeof opponent, &color) &&
+		    !strcasecmp(opponent, u->lost.opponent))
+			u->lost.stored = true;
+		return;
+	}
+}
+
+/* Asks for the moves of the game on screen when it was joined after its start. */
+static void fetch_moves(struct ui *u)
+{
+	const struct style12 *s = game_view_style12(u->view);
+	char command[32];
+
+	bool continued = u->fetch_moves_game == s->game;
+	bool known = u->moves_game == s->game && !strcmp(u->moves_white, s->white) &&
+	    !strcmp(u->moves_black, s->black);
+	if (u->movelist || (!continued && (known || game_view_first_ply(u->view) == 0 ||
+	    game_view_move_count(u->view) > 0)))
+		return;
+	if (s->relation != REL_OBSERVING && !style12_playing(s))
+		return;				/* examined positions have no server move list */
+	if (!(u->movelist = malloc(sizeof *u->movelist)))
+		return;
+	movelist_init(u->movelist);
+	snprintf(command, sizeof command, "moves %d", s->game);
+	if (!send_request(u, command, REQUEST_MOVES)) {
+		free(u->movelist);
+		u->movelist = NULL;
+		return;
+	}
+	u->fetch_moves_game = 0;
+	u->moves_game = s->game;
+	snprintf(u->moves_white, sizeof u->moves_white, "%s", s->white);
+	snprintf(u->moves_black, sizeof u->moves_black, "%s", s->black);
+}
+
+/* "{Game 7 (alice vs. bob) Creating ...}" / "Continuing": a game of ours (re)starts. */
+static void game_announced(struct ui *u, const char *line)
+{
+	char white[STYLE12_NAME_MAX], black[STYLE12_NAME_MAX], verb[16];
+	int game;
+
+	if (sscanf(line, "{Game %d (%31[A-Za-z] vs. %31[A-Za-z]) %15s", &game, white, black,
+	    verb) != 4 || (strcmp(verb, "Creating") && strcmp(verb, "Continuing")))
+		return;
+	if (game == game_view_number(u->view))
+		game_view_begin(u->view);
+	if (strcmp(verb, "Continuing"))
+		return;
+	u->fetch_moves_game = game;
+	const char *other = !strcasecmp(white, u->name) ? black : !strcasecmp(black, u->name) ?
+	    white : NULL;
+	if (u->lost.pending && other && !strcasecmp(other, u->lost.opponent))
+		u->lost.continued = true;
+}
+
 static void on_line(void *arg, const char *line, long block)
 {
 	struct ui *u = arg;
@@ -303,7 +506,16 @@ static void on_line(void *arg, const char *line, long block)
 	char reason[GAME_VIEW_RESULT_MAX], result[16];
 	int game;
 
-	(void)block;
+	struct request *r = block > 0 ? find_request(u, block) : NULL;
+	if (r) {
+		request_line(u, r, line);
+		if (r->kind != REQUEST_WHO)
+			return;
+	}
+	if (!strncmp(line, "**** You have logged in from another connection", 48))
+		u->replaced = true;
+	if (!strncmp(line, "{Game ", 6))
+		game_announced(u, line);
 	if (!style12_parse(line, &s)) {
 		/* A game we play wins the screen over one we watch. */
 		const struct style12 *cur = game_view_style12(u->view);
@@ -314,6 +526,7 @@ static void on_line(void *arg, const char *line, long block)
 			remember_name(u, s.black);
 			play_premove(u);
 			redraw(u);
+			fetch_moves(u);
 		}
 		return;
 	}
@@ -328,21 +541,140 @@ static void on_line(void *arg, const char *line, long block)
 	show_line(u, line);
 }
 
+/* The list of our adjourned games came: offer (or do) the resumption. */
+static void stored_read(struct ui *u)
+{
+	char text[320];
+
+	if (!u->lost.pending)
+		return;
+	u->lost.pending = false;
+	if (u->lost.continued)
+		return;
+	if (!u->lost.stored) {
+		snprintf(text, sizeof text, "Your game with %s is no longer in progress "
+		    "(\"history\" shows how it ended).", u->lost.opponent);
+		show_line(u, text);
+		return;
+	}
+	snprintf(text, sizeof text, "Your game with %s was adjourned. Type \"resume %s\" to "
+	    "continue it (%s has to type \"resume\" or \"accept\" too).", u->lost.opponent,
+	    u->lost.opponent, u->lost.opponent);
+	show_line(u, text);
+	if (u->opt.auto_resume) {
+		snprintf(text, sizeof text, "resume %s", u->lost.opponent);
+		show_line(u, text);
+		ics_command(u->ics, text);
+	}
+}
+
 static void on_block_end(void *arg, long id)
 {
-	(void)arg;
-	(void)id;
+	struct ui *u = arg;
+	struct request *r = find_request(u, id);
+
+	if (!r)
+		return;
+	enum request_kind kind = r->kind;
+	drop_request(u, r);
+	switch (kind) {
+	case REQUEST_WHO:
+	case REQUEST_WHO_QUIET:
+		return;
+	case REQUEST_MOVES:
+		if (u->movelist && movelist_complete(u->movelist) &&
+		    !game_view_set_history(u->view, u->movelist->game, u->movelist->white,
+		    u->movelist->black, u->movelist->first_ply,
+		    (const char (*)[MOVE_TEXT_MAX])u->movelist->san, u->movelist->count))
+			redraw(u);
+		free(u->movelist);
+		u->movelist = NULL;
+		return;
+	case REQUEST_STORED:
+		stored_read(u);
+		return;
+	}
+}
+
+static void schedule_reconnect(struct ui *u)
+{
+	char text[160];
+
+	if (u->tries >= UI_RECONNECT_TRIES) {
+		snprintf(text, sizeof text, "could not reconnect after %d tries", u->tries);
+		give_up(u, EXIT_FAILURE_RUNTIME, text);
+		return;
+	}
+	long long delay_ms = (long long)UI_RECONNECT_FIRST_MS << u->tries;
+	if (delay_ms > UI_RECONNECT_MAX_MS)
+		delay_ms = UI_RECONNECT_MAX_MS;
+	snprintf(text, sizeof text, "Reconnecting in %lld s (try %d of %d; Ctrl-C gives up)...",
+	    delay_ms / 1000, u->tries + 1, UI_RECONNECT_TRIES);
+	show_line(u, text);
+	struct timeval tv = { (time_t)(delay_ms / 1000), (suseconds_t)(delay_ms % 1000) * 1000 };
+	evtimer_add(u->reconnect, &tv);
+}
+
+static void reconnect_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ui *u = arg;
+	char why[1024], text[1100];
+
+	(void)fd;
+	(void)what;
+	u->tries++;
+	if (ics_reconnect(u->ics, why, sizeof why) < 0) {
+		snprintf(text, sizeof text, "Reconnection failed: %s", why);
+		show_line(u, text);
+		schedule_reconnect(u);
+	}
+}
+
+/* The connection dropped unexpectedly: remember our game and start reconnecting. */
+static void connection_lost(struct ui *u, const char *why)
+{
+	char text[600];
+	const struct style12 *s = game_view_style12(u->view);
+
+	u->offline = true;
+	u->tries = 0;
+	u->request_count = 0;
+	free(u->movelist);
+	u->movelist = NULL;
+	u->premove[0] = '\0';
+	u->confirm_resign = false;
+	game_view_stop_clocks(u->view, now_ms());
+	if (game_view_has_position(u->view) && !game_view_over(u->view) && style12_playing(s)) {
+		u->lost = (struct lost_game){ .pending = true, .number = s->game };
+		snprintf(u->lost.opponent, sizeof u->lost.opponent, "%s",
+		    style12_my_color(s) == WHITE ? s->black : s->white);
+	}
+	snprintf(text, sizeof text, "Connection to the server lost (%s).", why);
+	show_line(u, text);
+	schedule_reconnect(u);
 }
 
 static void on_ended(void *arg, enum ics_exit code, const char *why)
 {
 	struct ui *u = arg;
+	char text[600];
 
-	if (u->editing)
-		term_erase_line();
-	fprintf(stderr, "%s%s\r\n", code == EXIT_OK ? "" : "chess: ", why);
-	u->code = code;
-	event_base_loopexit(u->base, NULL);
+	bool fatal = code == EXIT_LOGIN || code == EXIT_CERT_CHANGED;
+	if (u->offline) {		/* a reconnection attempt failed */
+		if (fatal) {
+			give_up(u, code, why);
+			return;
+		}
+		snprintf(text, sizeof text, "Reconnection failed: %s", why);
+		show_line(u, text);
+		schedule_reconnect(u);
+		return;
+	}
+	if (u->was_online && !u->quitting && !u->replaced && !fatal) {
+		connection_lost(u, why);
+		return;
+	}
+	give_up(u, code, why);
 }
 
 const struct ics_handler *ui_handler(void)
@@ -359,7 +691,8 @@ struct ui *ui_new(struct event_base *base, const struct ui_options *o, char *why
 	    !(u->stdin_ev = event_new(base, STDIN_FILENO, EV_READ | EV_PERSIST, stdin_cb, u)) ||
 	    !(u->tick = event_new(base, -1, EV_PERSIST, tick_cb, u)) ||
 	    !(u->sigwinch = evsignal_new(base, SIGWINCH, sigwinch_cb, u)) ||
-	    !(u->sigint = evsignal_new(base, SIGINT, sigint_cb, u))) {
+	    !(u->sigint = evsignal_new(base, SIGINT, sigint_cb, u)) ||
+	    !(u->reconnect = evtimer_new(base, reconnect_cb, u))) {
 		snprintf(why, why_len, "cannot set up the terminal");
 		ui_free(u);
 		return NULL;
@@ -400,6 +733,9 @@ void ui_free(struct ui *u)
 		event_free(u->sigwinch);
 	if (u->sigint)
 		event_free(u->sigint);
+	if (u->reconnect)
+		event_free(u->reconnect);
+	free(u->movelist);
 	for (int i = 0; i < u->message_count; i++)
 		free(u->messages[i]);
 	for (int i = 0; i < u->name_count; i++)

@@ -8,9 +8,11 @@ which package to install (CI installs both)."""
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -31,6 +33,74 @@ def need_tmux(test):
 def need_stockfish(test):
     if not os.access(STOCKFISH, os.X_OK):
         test.fail("%s is missing (apt-get install stockfish): the engine test needs it" % STOCKFISH)
+
+
+class CuttableProxy:
+    """A TCP proxy on a free loopback port to the server's plain port; cut()
+    drops every connection through it (as a network failure would) and it
+    goes on accepting new ones."""
+
+    def __init__(self, target_port):
+        self.target_port = target_port
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.pairs = []
+        self.accepted = 0
+        self.closing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closing:
+            try:
+                down, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                up = socket.create_connection(("127.0.0.1", self.target_port), timeout=TIMEOUT)
+            except OSError:
+                down.close()
+                continue
+            with self.lock:
+                self.pairs.append((down, up))
+                self.accepted += 1
+            for a, b in ((down, up), (up, down)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src, dst):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    def close(self):
+        self.closing = True
+        self.cut()
+        self.listener.close()
 
 
 class ClientTestCase(harness.ChessdTestCase):
@@ -223,6 +293,34 @@ class TestScreen(ClientTestCase):
         self.tmux("send-keys", "-t", "play", "-l", text)
         self.tmux("send-keys", "-t", "play", "Enter")
 
+    def start_screen(self, port, user, pw_file, *args):
+        """The interactive client in a 100x40 tmux pane, ASCII and no colours."""
+        env = self.env()
+        cmd = " ".join([CHESS, "--ascii", "--port", str(port), "--user", user,
+                        "--password-file", pw_file] + list(args) + ["127.0.0.1"])
+        envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
+                "NO_COLOR=1"]
+        self.tmux("new-session", "-d", "-s", "play", "-x", "100", "-y", "40",
+                  "env " + " ".join(envs) + " " + cmd + "; sleep 30")
+
+    def raw_user(self, srv, name, password):
+        """A scripted opponent over a raw socket (plain port)."""
+        c = self.connect(srv)
+        c.login(name, password)
+        c.command("style 12")
+        return c
+
+    def accept_match(self, bob):
+        bob.expect(b'You can "accept" or "decline", or propose different parameters.')
+        bob.send_line("accept")
+        bob.expect(b"{Game ")
+
+    def answer(self, bob, expected_verbose, reply):
+        """bob waits for White's move (its verbose form) on his board, then replies."""
+        bob.expect(re.compile(rb"<12> [^\n]* %s " % re.escape(expected_verbose.encode())))
+        if reply:
+            bob.send_line(reply)
+
     def test_board_clocks_and_result(self):
         srv = self.start_server()
         alice_pw = self.account(srv, "alice", "alicepw")
@@ -264,6 +362,129 @@ class TestScreen(ClientTestCase):
         bob.wait(TIMEOUT)
         self.type("quit")
         self.wait_screen(r"Thank you for using")
+
+    def test_restart_adjourns_then_resume(self):
+        """The server dies mid-game and comes back on the same data and ports:
+        the client reconnects, says the game was adjourned, and "resume" (with
+        the opponent's "resume") brings the board back with every move."""
+        srv = self.start_server()
+        srv.fixed_port, srv.fixed_tls_port = srv.port, srv.tls_port
+        alice_pw = self.account(srv, "alice", "alicepw")
+        srv.useradd("bob", "bobpw")
+        bob = self.raw_user(srv, "bob", "bobpw")
+        self.start_screen(srv.tls_port, "alice", alice_pw)
+        self.wait_screen(r"Starting FICS session as alice")
+        self.type("match bob 5 0 white")
+        self.accept_match(bob)
+        self.wait_screen(r"^> alice +[45]:\d\d")
+        self.type("e4")
+        self.answer(bob, "P/e2-e4", "e5")
+        self.wait_screen(r"1\. e4 +e5")
+        self.type("Nf3")
+        self.answer(bob, "N/g1-f3", "Nc6")
+        self.wait_screen(r"2\. Nf3 +Nc6")
+        srv.kill()
+        bob.close()
+        self.wait_screen(r"Connection to the server lost")
+        self.wait_screen(r"Reconnecting in \d+ s")
+        srv.start()
+        bob = self.raw_user(srv, "bob", "bobpw")
+        _, text = self.wait_screen(r'Your game with bob was adjourned\. Type "resume bob"')
+        self.assertIn("Reconnected as alice.", text)
+        self.type("resume")
+        bob.expect(b"alice would like to resume your adjourned game.")
+        bob.send_line("resume")
+        _, text = self.wait_screen(r"Continuing: alice \(----\) bob \(----\)")
+        self.assertRegex(text, r"(?m)^> alice +[45]:\d\d", text)
+        self.assertRegex(text, r"1\. e4 +e5", text)
+        self.assertRegex(text, r"2\. Nf3 +Nc6", text)
+        self.assertRegex(text, r"(?m)^6  \.  \. \[n\] \.  \.  \.  \.  \.", text)
+        self.assertRegex(text, r"(?m)^3  \.  \.  \.  \.  \.  N  \.  \.", text)
+        # The game goes on: a move from the resumed position reaches bob.
+        self.type("Bb5")
+        self.answer(bob, "B/f1-b5", None)
+        self.wait_screen(r"3\. Bb5")
+
+    def test_lost_connection_within_grace_continues(self):
+        """The network drops (a proxy cut): the client reconnects within the
+        grace period and the server continues the game by itself."""
+        srv = self.start_server()
+        alice_pw = self.account(srv, "alice", "alicepw")
+        srv.useradd("bob", "bobpw")
+        proxy = CuttableProxy(srv.port)
+        self.addCleanup(proxy.close)
+        bob = self.raw_user(srv, "bob", "bobpw")
+        self.start_screen(proxy.port, "alice", alice_pw, "--plain")
+        self.wait_screen(r"Starting FICS session as alice")
+        self.type("match bob 5 0 white")
+        self.accept_match(bob)
+        self.type("e4")
+        self.answer(bob, "P/e2-e4", "e5")
+        self.wait_screen(r"1\. e4 +e5")
+        proxy.cut()
+        bob.expect(b"Your opponent, alice, has lost contact or quit.")
+        self.wait_screen(r"Connection to the server lost")
+        bob.expect(b"alice has returned; the game continues.")
+        _, text = self.wait_screen(r"Your game with bob continues\.")
+        self.assertIn("Reconnected as alice.", text)
+        self.assertEqual(proxy.accepted, 2)
+        self.assertRegex(text, r"1\. e4 +e5", text)
+        self.type("Nf3")
+        self.answer(bob, "N/g1-f3", None)
+        _, text = self.wait_screen(r"2\. Nf3")
+        self.assertRegex(text, r"(?m)^3  \.  \.  \.  \.  \. \[N\] \.  \.", text)
+        # A quit is not a lost connection: the client ends.
+        self.type("quit")
+        _, text = self.wait_screen(r"Thank you for using")
+        time.sleep(1.5)
+        after = self.screen().split("Thank you for using")[-1]
+        self.assertNotIn("Reconnecting", after)
+        self.assertNotIn("Sanitizer", after)     # under CHESS_SANITIZE: no leak or error report
+
+    def test_observe_fetches_moves_and_names_complete(self):
+        """Observing a game under way shows its moves from the first; player
+        names complete with Tab, learnt from a quiet "who" at login and from
+        a "who" the user types."""
+        srv = self.start_server()
+        alice_pw = self.account(srv, "alice", "alicepw")
+        for name in ("carol", "dave", "erin"):
+            srv.useradd(name, name + "pw")
+        carol = self.raw_user(srv, "carol", "carolpw")
+        dave = self.raw_user(srv, "dave", "davepw")
+        carol.command("match dave 5 0 white")
+        self.accept_match(dave)
+        for mover, other, mv, verbose in ((carol, dave, "e4", "P/e2-e4"), (dave, carol, "e5", "P/e7-e5"),
+                                          (carol, dave, "Nf3", "N/g1-f3")):
+            mover.send_line(mv)
+            other.expect(re.compile(rb"<12> [^\n]* %s " % re.escape(verbose.encode())))
+        self.start_screen(srv.tls_port, "alice", alice_pw)
+        self.wait_screen(r"Starting FICS session as alice")
+        time.sleep(1)
+        # The login's "who" is not shown, but its names complete.
+        self.assertNotIn("players displayed", self.screen())
+        self.tmux("send-keys", "-t", "play", "-l", "finger ca")
+        self.tmux("send-keys", "-t", "play", "Tab")
+        self.wait_screen(r"^> finger carol")
+        self.tmux("send-keys", "-t", "play", "Enter")
+        self.wait_screen(r"Finger of carol:")
+        erin = self.raw_user(srv, "erin", "erinpw")
+        self.type("who")
+        self.wait_screen(r"4 players displayed")
+        # (libedit may not redraw the completed line here: the tell reaching erin proves it.)
+        self.tmux("send-keys", "-t", "play", "-l", "tell er")
+        self.tmux("send-keys", "-t", "play", "Tab")
+        time.sleep(0.3)
+        self.tmux("send-keys", "-t", "play", "-l", "hello")
+        self.tmux("send-keys", "-t", "play", "Enter")
+        erin.expect(b"alice tells you: hello")
+        # Joined at move 2: the moves before come from the server's move list.
+        self.type("observe 1")
+        _, text = self.wait_screen(r"2\. Nf3")
+        self.assertRegex(text, r"1\. e4 +e5", text)
+        self.assertNotIn("Movelist for game", text)
+        dave.send_line("Nc6")
+        _, text = self.wait_screen(r"2\. Nf3 +Nc6")
+        self.assertRegex(text, r"1\. e4 +e5", text)
 
 
 if __name__ == "__main__":
