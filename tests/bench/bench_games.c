@@ -18,38 +18,29 @@
  * failed or was cut off, 2 on bad arguments or a server that cannot start.
  */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
-#include <event2/listener.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/ssl.h>
-#include <openssl/x509.h>
 
+#include "bench_server.h"
 #include "board.h"
 #include "move.h"
 #include "movegen.h"
@@ -60,15 +51,11 @@
 #define MOVES_DEFAULT 40
 #define MOVES_LIMIT 1000
 #define SECONDS_DEFAULT 120
-/* Descriptors beyond the connections: listeners, logs, the database, pipes. */
-#define FD_SPARE 100
 /* Connections logging in (or handshaking) at once. */
 #define IN_FLIGHT_MAX 200
 #define CLOCK_MINUTES 60
-#define READY_TIMEOUT_MS 20000
 /* A run fails when nothing made progress for this long. */
 #define STALL_TIMEOUT_MS 30000
-#define STOP_TIMEOUT_MS 10000
 #define TICK_MS 50
 /* The echo run lasts as long as chessd's playing phase, at least this. */
 #define ECHO_MIN_S 1.0
@@ -77,7 +64,6 @@
 #define LINE_MAX_BYTES 1024
 /* Input without a newline kept while waiting for one. */
 #define UNMATCHED_MAX 65536
-#define LOG_ISSUES_SHOWN 3
 #define TARGET_RATIO 0.5
 #define TARGET_P99_MS 10.0
 #define TARGET_OBSERVER_P99_MS 20.0
@@ -88,9 +74,7 @@ enum role { ROLE_WHITE, ROLE_BLACK, ROLE_OBSERVER };
 /* What a client waits for next. */
 enum client_state {
 	C_CONNECTING,	/* TCP connect, then the TLS handshake */
-	C_LOGIN,	/* chessd: "login: " */
-	C_CONFIRM,	/* chessd: "Press return to enter the server as "NAME":" */
-	C_PROMPT,	/* chessd: "fics% " */
+	C_LOGIN,	/* chessd: the guest login, as far as login.step */
 	C_SETUP,	/* chessd: "Style 12 set." after iset ms 1, style 12 */
 	C_READY,	/* logged in (chessd) or connected (echo), waiting for the others */
 	C_PAIRING,	/* chessd: waiting for the first board of its game */
@@ -110,7 +94,7 @@ struct client {
 	struct table *table;		/* chessd only */
 	enum role role;
 	enum client_state state;
-	char name[24];
+	struct bench_login login;
 	uint64_t rng;
 	double sent_s;			/* echo: when the outstanding line left */
 };
@@ -136,11 +120,9 @@ struct run {
 	enum server_kind kind;
 	bool tls;
 	int games, observers, moves;
-	pid_t server_pid;
+	struct bench_server *server;
 	struct event_base *base;
 	struct event *tick;
-	SSL_CTX *ssl_ctx;
-	struct sockaddr_in addr;
 	struct client *clients;
 	struct table *tables;
 	int n, started, in_flight, ready, tables_ready, done;
@@ -168,89 +150,6 @@ struct result {
 	char why[320];
 };
 
-/* What the exit path must stop and remove, even after an error. */
-static pid_t live_child = -1;
-static char live_dir[PATH_MAX];
-static volatile sig_atomic_t interrupted;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
-static void remove_live_dir(void)
-{
-	if (!live_dir[0])
-		return;
-	nftw(live_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	live_dir[0] = '\0';
-}
-
-static void kill_live_child(void)
-{
-	if (live_child <= 0)
-		return;
-	kill(live_child, SIGKILL);
-	waitpid(live_child, NULL, 0);
-	live_child = -1;
-}
-
-static void cleanup_at_exit(void)
-{
-	kill_live_child();
-	remove_live_dir();
-}
-
-/* Ctrl-C and friends: the child goes at once, the loops notice the flag. */
-static void on_signal(int sig)
-{
-	interrupted = sig;
-	if (live_child > 0)
-		kill(live_child, SIGKILL);
-}
-
-/* User plus system CPU seconds a process has used, from /proc/PID/stat. */
-static double proc_cpu_s(pid_t pid)
-{
-	char path[64], buf[1024];
-	unsigned long long user, sys;
-
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* The command name may hold spaces: fields count from its closing parenthesis. */
-	char *p = strrchr(buf, ')');
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-	    &user, &sys) != 2)
-		return -1;
-	return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
-}
-
 static double self_cpu_s(void)
 {
 	struct rusage ru;
@@ -276,380 +175,6 @@ static const char *fs_name(const char *dir)
 		if ((long)st.f_type == known[i].magic)
 			return known[i].name;
 	return "other";
-}
-
-static const char *temp_parent(void)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	return tmp && *tmp ? tmp : "/tmp";
-}
-
-/* A port on 127.0.0.1 nobody listens on right now. */
-static int free_port(void)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof sin;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int port = -1;
-
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sin, sizeof sin) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&sin, &len) == 0)
-		port = ntohs(sin.sin_port);
-	close(fd);
-	return port;
-}
-
-static void describe_status(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
-		    strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "ended (status %#x)", status);
-}
-
-/*
- * Forks a child that runs argv with stdout and stderr on out_fd, with the
- * descriptor limit at the hard limit; the kernel kills it if we die first.
- */
-static pid_t spawn(char *const argv[], int out_fd)
-{
-	pid_t parent = getpid();
-	pid_t pid = fork();
-
-	if (pid != 0)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	int null = open("/dev/null", O_RDONLY);
-	if (null >= 0)
-		dup2(null, STDIN_FILENO);
-	dup2(out_fd, STDOUT_FILENO);
-	dup2(out_fd, STDERR_FILENO);
-	execv(argv[0], argv);
-	dprintf(STDERR_FILENO, "bench-games: cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/* SIGTERM, then wait; SIGKILL after the deadline.  0 when it exited cleanly. */
-static int stop_child(pid_t pid, char *how, size_t howlen)
-{
-	int status = 0;
-	double start = now_s();
-
-	kill(pid, SIGTERM);
-	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (now_s() - start > STOP_TIMEOUT_MS / 1000.0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			snprintf(how, howlen, "did not stop within %d ms of SIGTERM; killed",
-			    STOP_TIMEOUT_MS);
-			live_child = -1;
-			return -1;
-		}
-		sleep_ms(10);
-	}
-	live_child = -1;
-	describe_status(status, how, howlen);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-static void last_line(const char *path, char *buf, size_t len)
-{
-	char line[2048];
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f))
-		if (line[0] != '\n')
-			snprintf(buf, len, "%.*s", (int)strcspn(line, "\n"), line);
-	fclose(f);
-}
-
-/* True once something accepts connections on 127.0.0.1:port. */
-static bool listening(int port)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	    .sin_port = htons((uint16_t)port) };
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return false;
-	bool ok = connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0;
-	close(fd);
-	return ok;
-}
-
-/*
- * Starts chessd on two free ports with a fresh data directory and a
- * configuration that lets n clients from one address in and send as fast
- * as they like; waits until the port we use accepts connections.
- */
-static int chessd_start(const char *chessd, int n, bool tls, pid_t *pid, int *use_port,
-    char *log_path, size_t log_len, char *why, size_t whylen)
-{
-	char conf[PATH_MAX + 16], data[PATH_MAX + 16], ports[2][16];
-
-	snprintf(live_dir, sizeof live_dir, "%s/bench-games.XXXXXX", temp_parent());
-	if (!mkdtemp(live_dir)) {
-		snprintf(why, whylen, "cannot create a directory in %s: %s", temp_parent(),
-		    strerror(errno));
-		live_dir[0] = '\0';
-		return -1;
-	}
-	snprintf(conf, sizeof conf, "%s/chessd.conf", live_dir);
-	snprintf(data, sizeof data, "%s/data", live_dir);
-	snprintf(log_path, log_len, "%s/chessd.log", live_dir);
-	FILE *f = fopen(conf, "w");
-	if (!f) {
-		snprintf(why, whylen, "cannot write %.150s: %s", conf, strerror(errno));
-		return -1;
-	}
-	fprintf(f,
-	    "clients = %d\n"
-	    "clients_per_address = %d\n"
-	    "commands_per_sec = 100000\n"
-	    "command_burst = 100000\n"
-	    "handshake_ms = 600000\n"
-	    "login_ms = 3600000\n"
-	    "unauth_idle_ms = 3600000\n", n + FD_SPARE, n + FD_SPARE);
-	if (fclose(f) == EOF) {
-		snprintf(why, whylen, "cannot write %.150s: %s", conf, strerror(errno));
-		return -1;
-	}
-	int port = free_port(), tls_port = free_port();
-	if (port < 0 || tls_port < 0 || port == tls_port) {
-		snprintf(why, whylen, "cannot find two free ports on 127.0.0.1");
-		return -1;
-	}
-	*use_port = tls ? tls_port : port;
-	snprintf(ports[0], sizeof ports[0], "%d", port);
-	snprintf(ports[1], sizeof ports[1], "%d", tls_port);
-	int log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (log_fd < 0) {
-		snprintf(why, whylen, "cannot create %.150s: %s", log_path, strerror(errno));
-		return -1;
-	}
-	char *argv[] = { (char *)chessd, "--data", data, "--port", ports[0], "--tls-port", ports[1],
-	    "--bind", "127.0.0.1", "--config", conf, NULL };
-	*pid = live_child = spawn(argv, log_fd);
-	close(log_fd);
-	if (*pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
-		live_child = -1;
-		return -1;
-	}
-	for (double start = now_s(); !interrupted; sleep_ms(20)) {
-		int status;
-		if (waitpid(*pid, &status, WNOHANG) == *pid) {
-			char how[96], last[160];
-			live_child = -1;
-			describe_status(status, how, sizeof how);
-			last_line(log_path, last, sizeof last);
-			snprintf(why, whylen, "chessd %s before it listened%s%s", how,
-			    last[0] ? ": " : "", last);
-			return -1;
-		}
-		if (listening(*use_port))
-			return 0;
-		if (now_s() - start > READY_TIMEOUT_MS / 1000.0) {
-			snprintf(why, whylen, "chessd not listening after %d ms", READY_TIMEOUT_MS);
-			return -1;
-		}
-	}
-	snprintf(why, whylen, "interrupted");
-	return -1;
-}
-
-/* --- the echo server (a forked child) --- */
-
-static void echo_read_cb(struct bufferevent *bev, void *arg)
-{
-	struct evbuffer *in = bufferevent_get_input(bev);
-	struct evbuffer *out = bufferevent_get_output(bev);
-
-	(void)arg;
-	for (;;) {
-		size_t eol_len = 0;
-		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0)
-			return;
-		evbuffer_remove_buffer(in, out, (size_t)eol.pos + eol_len);
-	}
-}
-
-static void echo_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	(void)arg;
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		bufferevent_free(bev);
-}
-
-static void echo_accept_cb(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-    int len, void *arg)
-{
-	SSL_CTX *ctx = arg;
-	struct event_base *base = evconnlistener_get_base(l);
-	struct bufferevent *bev = NULL;
-
-	(void)sa;
-	(void)len;
-	if (ctx) {
-		SSL *ssl = SSL_new(ctx);
-		if (ssl && !(bev = bufferevent_openssl_socket_new(base, fd, ssl,
-		    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE)))
-			SSL_free(ssl);
-		if (bev)
-			bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
-	} else {
-		bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
-	}
-	if (!bev) {
-		close(fd);
-		return;
-	}
-	bufferevent_setcb(bev, echo_read_cb, NULL, echo_event_cb, NULL);
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
-}
-
-/*
- * A TLS context with a self-signed EC P-256 certificate made in memory,
- * set up as chessd's tls.c sets up its own, so the difference is chessd's.
- */
-static SSL_CTX *echo_ssl_ctx(void)
-{
-	EVP_PKEY *key = EVP_EC_gen("P-256");
-	X509 *x = X509_new();
-	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
-	bool ok = key && x && ctx;
-
-	if (ok) {
-		X509_NAME *name = X509_get_subject_name(x);
-		ok = X509_set_version(x, X509_VERSION_3) &&
-		    ASN1_INTEGER_set(X509_get_serialNumber(x), 1) &&
-		    X509_gmtime_adj(X509_getm_notBefore(x), -3600) &&
-		    X509_gmtime_adj(X509_getm_notAfter(x), 86400) &&
-		    X509_set_pubkey(x, key) &&
-		    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-		    (const unsigned char *)"localhost", -1, -1, 0) &&
-		    X509_set_issuer_name(x, name) &&
-		    X509_sign(x, key, EVP_sha256()) &&
-		    SSL_CTX_use_certificate(ctx, x) == 1 &&
-		    SSL_CTX_use_PrivateKey(ctx, key) == 1 &&
-		    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-	}
-	if (ok) {
-		SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
-		SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_TICKET);
-		SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
-		SSL_CTX_set_num_tickets(ctx, 0);
-	}
-	X509_free(x);
-	EVP_PKEY_free(key);
-	if (!ok) {
-		SSL_CTX_free(ctx);
-		return NULL;
-	}
-	return ctx;
-}
-
-/* The echo child's main: listen on a free port, say which on port_fd, echo until killed. */
-static int echo_serve(bool tls, int port_fd)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof sin;
-	SSL_CTX *ctx = NULL;
-
-	if (tls && !(ctx = echo_ssl_ctx())) {
-		dprintf(port_fd, "cannot make a TLS context\n");
-		return 1;
-	}
-	struct event_base *base = event_base_new();
-	struct evconnlistener *l = base ? evconnlistener_new_bind(base, echo_accept_cb, ctx,
-	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, 512,
-	    (struct sockaddr *)&sin, sizeof sin) : NULL;
-	if (!l || getsockname(evconnlistener_get_fd(l), (struct sockaddr *)&sin, &len) < 0) {
-		dprintf(port_fd, "cannot listen on 127.0.0.1\n");
-		return 1;
-	}
-	dprintf(port_fd, "port %d\n", ntohs(sin.sin_port));
-	close(port_fd);
-	event_base_dispatch(base);
-	return 0;
-}
-
-/* Forks the echo server (no exec: it is this program) and reads its port. */
-static int echo_start(bool tls, pid_t *pid, int *port, char *why, size_t whylen)
-{
-	char line[96];
-	int fds[2];
-	pid_t parent = getpid();
-
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		snprintf(why, whylen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(stdout);
-	fflush(stderr);
-	*pid = fork();
-	if (*pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGPIPE, SIG_IGN);
-		close(fds[0]);
-		_exit(echo_serve(tls, fds[1]));
-	}
-	close(fds[1]);
-	if (*pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
-		close(fds[0]);
-		return -1;
-	}
-	live_child = *pid;
-	struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-	size_t have = 0;
-	double start = now_s();
-	*port = -1;
-	line[0] = '\0';
-	while (*port < 0 && !interrupted && now_s() - start < READY_TIMEOUT_MS / 1000.0) {
-		if (poll(&pfd, 1, TICK_MS) <= 0)
-			continue;
-		ssize_t got = read(fds[0], line + have, sizeof line - 1 - have);
-		if (got <= 0)
-			break;
-		have += (size_t)got;
-		line[have] = '\0';
-		if (strchr(line, '\n') && sscanf(line, "port %d", port) != 1)
-			break;
-	}
-	close(fds[0]);
-	if (*port <= 0) {
-		snprintf(why, whylen, "the echo server did not report its port%s%.*s",
-		    have ? ": " : "", (int)strcspn(line, "\n"), line);
-		return -1;
-	}
-	return 0;
 }
 
 /* --- samples --- */
@@ -717,7 +242,7 @@ static void client_send(struct client *c, const char *text)
 
 static void progress(struct run *r)
 {
-	r->last_progress_s = now_s();
+	r->last_progress_s = bench_server_now_s();
 }
 
 /* A run that cannot go on: say why (the first reason wins) and leave the loop. */
@@ -732,16 +257,16 @@ static void run_break(struct run *r, const char *fmt, const char *detail)
 /* Sends the echo line and notes when. */
 static void echo_send(struct client *c)
 {
-	c->sent_s = now_s();
+	c->sent_s = bench_server_now_s();
 	client_send(c, ECHO_LINE);
 }
 
 static void echo_go(struct run *r)
 {
 	r->stage = STAGE_PLAYING;
-	r->server_cpu0_s = proc_cpu_s(r->server_pid);
+	r->server_cpu0_s = bench_server_cpu_s(r->server);
 	r->client_cpu0_s = self_cpu_s();
-	r->go_s = now_s();
+	r->go_s = bench_server_now_s();
 	r->echo_until_s += r->go_s;	/* held the duration until now */
 	for (int i = 0; i < r->n; i++) {
 		r->clients[i].state = C_PLAYING;
@@ -759,7 +284,7 @@ static void pairing_start(struct run *r)
 		r->clients[i].state = C_PAIRING;
 	for (int g = 0; g < r->games; g++) {
 		struct table *t = &r->tables[g];
-		snprintf(line, sizeof line, "match %s %d 0 unrated white\n", t->black->name,
+		snprintf(line, sizeof line, "match %s %d 0 unrated white\n", t->black->login.name,
 		    CLOCK_MINUTES);
 		client_send(t->white, line);
 	}
@@ -778,7 +303,7 @@ static void client_ready(struct client *c)
 		client_start(r);
 	if (r->ready < r->n)
 		return;
-	r->ready_s = now_s();
+	r->ready_s = bench_server_now_s();
 	if (r->kind == SERVER_ECHO)
 		echo_go(r);
 	else
@@ -792,28 +317,10 @@ static void client_done(struct client *c)
 	c->state = C_DONE;
 	progress(r);
 	if (++r->done == r->n) {
-		r->end_s = r->kind == SERVER_ECHO ? r->echo_until_s : now_s();
+		r->end_s = r->kind == SERVER_ECHO ? r->echo_until_s : bench_server_now_s();
 		r->stage = STAGE_FINISHED;
 		event_base_loopbreak(r->base);
 	}
-}
-
-/*
- * Drains input through needle; false if it has not come yet.  What is
- * there stays, within a bound.
- */
-static bool consume_through(struct evbuffer *in, const char *needle)
-{
-	size_t len = strlen(needle), have = evbuffer_get_length(in);
-	struct evbuffer_ptr at = evbuffer_search(in, needle, len, NULL);
-
-	if (at.pos < 0) {
-		if (have > UNMATCHED_MAX)
-			evbuffer_drain(in, have - len + 1);
-		return false;
-	}
-	evbuffer_drain(in, (size_t)at.pos + len);
-	return true;
 }
 
 /* The fields of a style 12 line this benchmark uses. */
@@ -888,7 +395,7 @@ static bool play_random(struct client *c, const struct board *b, int ply)
 	move_format_uci(m, text);
 	strcat(text, "\n");
 	c->table->sent_ply = ply;
-	c->table->sent_s[ply] = now_s();
+	c->table->sent_s[ply] = bench_server_now_s();
 	client_send(c, text);
 	return true;
 }
@@ -913,9 +420,9 @@ static void play_start(struct run *r)
 	struct board start;
 
 	r->stage = STAGE_PLAYING;
-	r->server_cpu0_s = proc_cpu_s(r->server_pid);
+	r->server_cpu0_s = bench_server_cpu_s(r->server);
 	r->client_cpu0_s = self_cpu_s();
-	r->go_s = now_s();
+	r->go_s = bench_server_now_s();
 	board_start(&start);
 	for (int g = 0; g < r->games; g++)
 		play_random(r->tables[g].white, &start, 1);
@@ -934,7 +441,7 @@ static void on_style12(struct client *c, const char *line)
 	struct run *r = c->run;
 	struct table *t = c->table;
 	struct style12 s;
-	double now = now_s();
+	double now = bench_server_now_s();
 
 	if (!style12_parse(line, &s)) {
 		run_break(r, "unreadable style 12 line: %.120s", line);
@@ -1062,87 +569,35 @@ static void chessd_lines(struct client *c, struct evbuffer *in)
 	evbuffer_drain(in, off);
 }
 
-/* Reads the guest name from 'Press return to enter the server as "NAME":'. */
-static bool take_guest_name(struct client *c, struct evbuffer *in)
-{
-	static const char needle[] = "enter the server as \"";
-	size_t len = evbuffer_get_length(in);
-	const char *data = (const char *)evbuffer_pullup(in, -1);
-	const char *at = data ? memmem(data, len, needle, sizeof needle - 1) : NULL;
-
-	if (!at) {
-		if (len > UNMATCHED_MAX)
-			evbuffer_drain(in, len - sizeof needle);
-		return false;
-	}
-	const char *name = at + sizeof needle - 1;
-	const char *quote = memchr(name, '"', len - (size_t)(name - data));
-	if (!quote)
-		return false;
-	snprintf(c->name, sizeof c->name, "%.*s", (int)(quote - name), name);
-	evbuffer_drain(in, (size_t)(quote + 1 - data));
-	return true;
-}
-
 /* The guest login dialogue of session.c, then lines. */
-static void chessd_read(struct client *c)
+static void chessd_read_cb(struct bufferevent *bev, void *arg)
 {
-	struct evbuffer *in = bufferevent_get_input(c->bev);
+	struct client *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
 
-	for (;;) {
-		switch (c->state) {
-		case C_LOGIN:
-			if (!consume_through(in, "login: "))
-				return;
-			client_send(c, "guest\n");
-			c->state = C_CONFIRM;
-			break;
-		case C_CONFIRM:
-			if (!take_guest_name(c, in))
-				return;
-			client_send(c, "\n");
-			c->state = C_PROMPT;
-			break;
-		case C_PROMPT: {
-			/* Two guests offered the same name: the later is asked again. */
-			struct evbuffer_ptr login = evbuffer_search(in, "login: ", 7, NULL);
-			struct evbuffer_ptr prompt = evbuffer_search(in, "fics% ", 6, NULL);
-			if (login.pos >= 0 && (prompt.pos < 0 || login.pos < prompt.pos)) {
-				c->state = C_LOGIN;
-				break;
-			}
-			if (prompt.pos < 0)
-				return;
-			evbuffer_drain(in, (size_t)prompt.pos + 6);
-			client_send(c, "iset ms 1\nstyle 12\n");
-			c->state = C_SETUP;
-			break;
-		}
-		case C_CONNECTING:
-		case C_CLOSED:
-			evbuffer_drain(in, evbuffer_get_length(in));
+	if (c->state == C_LOGIN) {
+		if (!bench_server_guest_login(bev, &c->login, UNMATCHED_MAX))
 			return;
-		default:
-			chessd_lines(c, in);
-			return;
-		}
+		client_send(c, "iset ms 1\nstyle 12\n");
+		c->state = C_SETUP;
 	}
+	if (c->state == C_CONNECTING || c->state == C_CLOSED)
+		evbuffer_drain(in, evbuffer_get_length(in));
+	else
+		chessd_lines(c, in);
 }
 
-static void echo_read(struct client *c)
+static void echo_read_cb(struct bufferevent *bev, void *arg)
 {
+	struct client *c = arg;
 	struct run *r = c->run;
-	struct evbuffer *in = bufferevent_get_input(c->bev);
+	struct evbuffer *in = bufferevent_get_input(bev);
 
-	for (;;) {
-		size_t eol_len = 0;
-		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0)
-			return;
-		evbuffer_drain(in, (size_t)eol.pos + eol_len);
+	for (size_t len; (len = bench_server_line_bytes(in));) {
+		evbuffer_drain(in, len);
 		if (c->state != C_PLAYING)
 			continue;
-		double now = now_s();
+		double now = bench_server_now_s();
 		if (now <= r->echo_until_s) {
 			r->round_trips++;
 			samples_add(&r->moves_ms, (now - c->sent_s) * 1000.0);
@@ -1151,17 +606,6 @@ static void echo_read(struct client *c)
 			client_done(c);
 		}
 	}
-}
-
-static void client_read_cb(struct bufferevent *bev, void *arg)
-{
-	struct client *c = arg;
-
-	(void)bev;
-	if (c->run->kind == SERVER_CHESSD)
-		chessd_read(c);
-	else
-		echo_read(c);
 }
 
 static void client_event_cb(struct bufferevent *bev, short what, void *arg)
@@ -1206,46 +650,25 @@ static void client_start(struct run *r)
 
 	c->state = C_CONNECTING;
 	r->in_flight++;
-	if (r->tls) {
-		SSL *ssl = SSL_new(r->ssl_ctx);
-		if (ssl)
-			c->bev = bufferevent_openssl_socket_new(r->base, -1, ssl,
-			    BUFFEREVENT_SSL_CONNECTING, BEV_OPT_CLOSE_ON_FREE);
-		if (c->bev)
-			bufferevent_openssl_set_allow_dirty_shutdown(c->bev, 1);
-		else if (ssl)
-			SSL_free(ssl);
-	} else {
-		c->bev = bufferevent_socket_new(r->base, -1, BEV_OPT_CLOSE_ON_FREE);
-	}
-	if (!c->bev) {
-		run_break(r, "%s", "cannot create a bufferevent");
-		return;
-	}
-	bufferevent_setcb(c->bev, client_read_cb, NULL, client_event_cb, c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	if (bufferevent_socket_connect(c->bev, (struct sockaddr *)&r->addr, sizeof r->addr) < 0) {
-		snprintf(why, sizeof why, "connection %d: connect: %s", r->started, strerror(errno));
+	c->bev = bench_server_connect(r->server, r->kind == SERVER_CHESSD ? chessd_read_cb :
+	    echo_read_cb, client_event_cb, c, why, sizeof why);
+	if (!c->bev)
 		run_break(r, "%s", why);
-	}
 }
 
 /* Every tick: stop on Ctrl-C, a server that died, a stalled run and the time cap. */
 static void tick_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct run *r = arg;
-	double now = now_s();
-	int status;
+	double now = bench_server_now_s();
 	char text[96];
 
 	(void)fd;
 	(void)what;
-	if (interrupted) {
-		snprintf(text, sizeof text, "%d", (int)interrupted);
+	if (bench_server_interrupted()) {
+		snprintf(text, sizeof text, "%d", bench_server_interrupted());
 		run_break(r, "interrupted by signal %s", text);
-	} else if (waitpid(r->server_pid, &status, WNOHANG) == r->server_pid) {
-		live_child = -1;
-		describe_status(status, text, sizeof text);
+	} else if (bench_server_exited(r->server, text, sizeof text)) {
 		run_break(r, "the server %s", text);
 	} else if (now >= r->deadline_s) {
 		r->capped = true;
@@ -1257,41 +680,6 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
 		    r->ready, r->n);
 		run_break(r, "no progress for 30 s while %s", text);
 	}
-}
-
-static SSL_CTX *client_ssl_ctx(void)
-{
-	SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
-
-	if (!ctx)
-		return NULL;
-	/* The certificates are throwaway self-signed ones: no verification. */
-	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
-	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
-	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
-	return ctx;
-}
-
-static int count_log_issues(const char *log_path, bool tls)
-{
-	char line[2048];
-	int count = 0;
-	FILE *f = fopen(log_path, "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof line, f)) {
-		if (!strstr(line, "Z warn ") && !strstr(line, "Z error "))
-			continue;
-		if (count < LOG_ISSUES_SHOWN)
-			fprintf(stderr, "bench-games: chessd %s log: %.*s\n", tls ? "TLS" : "plain",
-			    (int)strcspn(line, "\n"), line);
-		count++;
-	}
-	fclose(f);
-	if (count > LOG_ISSUES_SHOWN)
-		fprintf(stderr, "bench-games: ... %d warnings and errors in all\n", count);
-	return count;
 }
 
 /* Lays the clients out table by table: white, black, then the observers. */
@@ -1356,29 +744,22 @@ static void run_measure(enum server_kind kind, bool tls, const char *chessd, int
     int observers, int moves, double cap_s, double echo_s, struct result *res)
 {
 	struct run r = { .kind = kind, .tls = tls, .games = games, .observers = observers,
-	    .moves = moves, .n = games * (2 + observers) };
-	char log_path[PATH_MAX + 16] = "";
-	int port = -1;
+	    .moves = moves, .n = games * (2 + observers), .server = bench_server_new() };
+	char how[128];
 
 	memset(res, 0, sizeof *res);
 	res->ran = true;
 	int started = kind == SERVER_CHESSD ?
-	    chessd_start(chessd, r.n, tls, &r.server_pid, &port, log_path, sizeof log_path,
-	    res->why, sizeof res->why) :
-	    echo_start(tls, &r.server_pid, &port, res->why, sizeof res->why);
+	    bench_server_start_chessd(r.server, chessd, r.n, tls, BENCH_READY_LISTENING, res->why,
+	    sizeof res->why) :
+	    bench_server_start_reference(r.server, BENCH_REPLY_ECHO, tls, NULL, res->why,
+	    sizeof res->why);
 	if (started < 0)
 		goto out;
-	r.addr.sin_family = AF_INET;
-	r.addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	r.addr.sin_port = htons((uint16_t)port);
-	r.base = event_base_new();
+	r.base = bench_server_base(r.server);
 	r.clients = calloc((size_t)r.n, sizeof *r.clients);
-	r.tick = r.base ? event_new(r.base, -1, EV_PERSIST, tick_cb, &r) : NULL;
-	if (tls && !(r.ssl_ctx = client_ssl_ctx())) {
-		snprintf(res->why, sizeof res->why, "cannot create the client TLS context");
-		goto out;
-	}
-	if (!r.base || !r.clients || !r.tick || (kind == SERVER_CHESSD && tables_build(&r) < 0)) {
+	r.tick = event_new(r.base, -1, EV_PERSIST, tick_cb, &r);
+	if (!r.clients || !r.tick || (kind == SERVER_CHESSD && tables_build(&r) < 0)) {
 		snprintf(res->why, sizeof res->why, "out of memory for the clients");
 		goto out;
 	}
@@ -1390,26 +771,32 @@ static void run_measure(enum server_kind kind, bool tls, const char *chessd, int
 	struct timeval tick = { 0, TICK_MS * 1000 };
 	event_add(r.tick, &tick);
 
-	r.start_s = r.last_progress_s = now_s();
+	r.start_s = r.last_progress_s = bench_server_now_s();
 	r.deadline_s = r.start_s + cap_s;
 	while (r.started < r.n && r.in_flight < IN_FLIGHT_MAX && !r.broken)
 		client_start(&r);
 	if (!r.broken)
 		event_base_dispatch(r.base);
 	if (r.stage == STAGE_PLAYING || r.stage == STAGE_FINISHED) {
-		double server_cpu = proc_cpu_s(r.server_pid);
+		double server_cpu = bench_server_cpu_s(r.server);
 		if (server_cpu >= 0 && r.server_cpu0_s >= 0)
 			res->server_cpu_s = server_cpu - r.server_cpu0_s;
 		res->client_cpu_s = self_cpu_s() - r.client_cpu0_s;
 	}
 	run_result(&r, res);
 out:
-	if (r.clients) {
-		for (int i = 0; i < r.started; i++)
-			if (r.clients[i].bev)
-				bufferevent_free(r.clients[i].bev);
-		free(r.clients);
+	if (r.tick)
+		event_free(r.tick);
+	if (kind == SERVER_ECHO) {
+		bench_server_kill(r.server);
+	} else if (bench_server_stop(r.server, NULL, how, sizeof how) < 0 &&
+	    !bench_server_interrupted()) {
+		fprintf(stderr, "bench-games: chessd on SIGTERM: %s\n", how);
+		res->ok = false;
 	}
+	res->log_issues = bench_server_log_issues(r.server, tls ? "TLS" : "plain");
+	bench_server_free(r.server);
+	free(r.clients);
 	if (r.tables) {
 		for (int g = 0; g < r.games; g++)
 			free(r.tables[g].sent_s);
@@ -1417,23 +804,6 @@ out:
 	}
 	samples_free(&r.moves_ms);
 	samples_free(&r.observers_ms);
-	if (r.tick)
-		event_free(r.tick);
-	if (r.base)
-		event_base_free(r.base);
-	SSL_CTX_free(r.ssl_ctx);
-	if (live_child > 0) {
-		char how[128];
-		if (kind == SERVER_ECHO) {
-			kill_live_child();
-		} else if (stop_child(live_child, how, sizeof how) < 0 && !interrupted) {
-			fprintf(stderr, "bench-games: chessd on SIGTERM: %s\n", how);
-			res->ok = false;
-		}
-	}
-	if (log_path[0])
-		res->log_issues = count_log_issues(log_path, tls);
-	remove_live_dir();
 }
 
 /* --- main --- */
@@ -1443,44 +813,6 @@ static int usage(void)
 	fprintf(stderr, "usage: bench-games [--chessd PATH] [--games G] [--observers K] "
 	    "[--moves M] [--plain-only|--tls-only] [--seconds S]\n");
 	return 2;
-}
-
-/* build/bin/chessd beside build/bin/bench-games. */
-static void default_chessd(char *path, size_t len)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-
-	if (n < 0) {
-		snprintf(path, len, "chessd");
-		return;
-	}
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(path, len, "%.*s/chessd", (int)(len - sizeof "/chessd"), slash ? self : ".");
-}
-
-/* Raises our descriptor limit to the hard limit; -1 if that is too few for n. */
-static int raise_fd_limit(int n)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return -1;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < (rlim_t)n + FD_SPARE) {
-		fprintf(stderr, "bench-games: the open-file hard limit is %llu; %d connections need "
-		    "at least %d (raise it: ulimit -Hn)\n", (unsigned long long)rl.rlim_max, n,
-		    n + FD_SPARE);
-		return -1;
-	}
-	rl.rlim_cur = rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
-		fprintf(stderr, "bench-games: cannot raise the open-file limit: %s\n", strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 static bool parse_count(const char *text, long lo, long hi, long *out)
@@ -1578,7 +910,8 @@ int main(int argc, char **argv)
 	long seconds = SECONDS_DEFAULT;
 	bool plain = true, tls = true;
 
-	default_chessd(chessd, sizeof chessd);
+	bench_server_init("bench-games");
+	bench_server_default_chessd(chessd, sizeof chessd);
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(arg, "--chessd") && val) {
@@ -1611,43 +944,35 @@ int main(int argc, char **argv)
 		    chessd);
 		return 2;
 	}
-	if (raise_fd_limit((int)conns) < 0)
+	if (bench_server_raise_fd_limit((int)conns) < 0)
 		return 2;
-
-	/* A server that vanished must show up as an error, not kill us. */
-	signal(SIGPIPE, SIG_IGN);
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	atexit(cleanup_at_exit);
 
 	printf("bench-games: %ld games x %ld plies, %ld observers per game: %ld connections over "
 	    "127.0.0.1 per run, cap %ld s per run\n", games, moves, observers, conns, seconds);
-	printf("chessd: %s; data in %s (%s), SQLite WAL synchronous=FULL\n", chessd, temp_parent(),
-	    fs_name(temp_parent()));
+	printf("chessd: %s; data in %s (%s), SQLite WAL synchronous=FULL\n", chessd, bench_server_temp_parent(),
+	    fs_name(bench_server_temp_parent()));
 	printf("echo:   libevent %s line echo, %s; %ld CPUs online\n", event_get_version(),
 	    OpenSSL_version(OPENSSL_VERSION), sysconf(_SC_NPROCESSORS_ONLN));
 	fflush(stdout);
 
 	struct result res[2][2];	/* [tls][echo] */
 	memset(res, 0, sizeof res);
-	for (int t = 0; t < 2 && !interrupted; t++) {
+	for (int t = 0; t < 2 && !bench_server_interrupted(); t++) {
 		if (!(t ? tls : plain))
 			continue;
 		run_measure(SERVER_CHESSD, t, chessd, (int)games, (int)observers, (int)moves,
 		    (double)seconds, 0, &res[t][0]);
-		if (!res[t][0].wall_s && !interrupted && strstr(res[t][0].why, "before it listened")) {
+		if (!res[t][0].wall_s && !bench_server_interrupted() &&
+		    strstr(res[t][0].why, "before it listened")) {
 			fprintf(stderr, "bench-games: %s\n", res[t][0].why);
 			return 2;
 		}
 		double echo_s = res[t][0].wall_s > ECHO_MIN_S ? res[t][0].wall_s : ECHO_MIN_S;
-		if (!interrupted)
+		if (!bench_server_interrupted())
 			run_measure(SERVER_ECHO, t, chessd, (int)games, (int)observers, (int)moves,
 			    (double)seconds + echo_s, echo_s, &res[t][1]);
 	}
-	if (interrupted) {
+	if (bench_server_interrupted()) {
 		fprintf(stderr, "bench-games: interrupted\n");
 		return 1;
 	}
