@@ -13,6 +13,8 @@
  * fixed one decision at a time, each re-solved on the warm matcher (see
  * dutch_bracket()).  The pairing-allocated bye goes to the lowest score it
  * can, and among those to the candidate with the most games played.
+ * E.5 numbers the players as the checker does: by start number among those
+ * paired this round or before, so absent players leave no gaps.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -20,22 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "pairing.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* Round robin: Berger tables. */
 
@@ -61,10 +49,10 @@ int pairing_berger(int nplayers, int round, bool double_round_robin,
 
 	*bye = 0;
 	if (nplayers < PAIRING_BERGER_MIN || nplayers > PAIRING_BERGER_MAX)
-		return fail(err, errlen, "round robin of %d players (%d to %d)", nplayers,
+		return error_set(err, errlen, "round robin of %d players (%d to %d)", nplayers,
 		    PAIRING_BERGER_MIN, PAIRING_BERGER_MAX);
 	if (round < 1 || round > pairing_berger_rounds(nplayers, double_round_robin))
-		return fail(err, errlen, "no round %d in a round robin of %d players", round,
+		return error_set(err, errlen, "no round %d in a round robin of %d players", round,
 		    nplayers);
 	if (double_round_robin) {
 		if (r > single) {
@@ -188,7 +176,7 @@ static struct wide wide_bit(int k)
 	return r;
 }
 
-/* v * 2^k for 0 <= v < 2^32, 0 <= k < 220. */
+/* v * 2^k for 0 <= v < 2^32 and v * 2^k < 2^255. */
 static struct wide wide_shifted(uint64_t v, int k)
 {
 	struct wide r = { 0, 0 };
@@ -218,15 +206,26 @@ typedef struct wide weight_t;
 struct blossom {
 	int nvertex, nedge;
 	int *edge_end;			/* edge k joins edge_end[2k] and edge_end[2k + 1] */
-	weight_t *edge_weight;		/* zero: no edge */
+	/*
+	 * Edge weights as a symmetric nvertex x nvertex matrix (zero: no
+	 * edge), so that a vertex's edges lie in one row: the scan of a
+	 * vertex's neighbours reads memory in order.
+	 */
+	weight_t *weight;
 	int *neigh_first, *neigh;	/* CSR lists of remote endpoints per vertex */
 	int *mate;			/* remote endpoint of the matched edge, or -1 */
 	int *label, *label_end, *in_blossom, *parent, *base, *best_edge;
 	int **childs, **endps, *nchilds;
 	int **best_list, *nbest_list;
 	int *unused, nunused;
+	/*
+	 * The vertices with an edge to anyone but their retired mate: only
+	 * these are scanned.  active_at[v] is v's place in active, -1 if none.
+	 */
+	int *active, *active_at, nactive;
 	weight_t *dual;
-	bool *allow;
+	/* Edge v-x is tight and usable in this stage when allow[v * nvertex + x] == stage. */
+	unsigned *allow, stage;
 	int *queue, nqueue;
 	int *leaves;			/* scratch for blossom_leaves() */
 	int *best_to;			/* scratch for blossom_add() */
@@ -235,10 +234,29 @@ struct blossom {
 	bool started;
 };
 
-static weight_t blossom_slack(const struct blossom *m, int k)
+static inline size_t cell(const struct blossom *m, int v, int x)
 {
+	return (size_t)v * (size_t)m->nvertex + (size_t)x;
+}
+
+static inline weight_t edge_weight(const struct blossom *m, int k)
+{
+	return m->weight[cell(m, m->edge_end[2 * k], m->edge_end[2 * k + 1])];
+}
+
+static inline void allow_edge(struct blossom *m, int k)
+{
+	int i = m->edge_end[2 * k], j = m->edge_end[2 * k + 1];
+
+	m->allow[cell(m, i, j)] = m->allow[cell(m, j, i)] = m->stage;
+}
+
+static inline weight_t blossom_slack(const struct blossom *m, int k)
+{
+	weight_t w = edge_weight(m, k);
+
 	return wide_sub(wide_add(m->dual[m->edge_end[2 * k]], m->dual[m->edge_end[2 * k + 1]]),
-	    wide_add(m->edge_weight[k], m->edge_weight[k]));
+	    wide_add(w, w));
 }
 
 /* Appends the vertices inside b to out; returns the new count. */
@@ -367,7 +385,7 @@ static void blossom_add(struct blossom *m, int base, int k)
 				for (int q = m->neigh_first[x]; q < m->neigh_first[x + 1]; q++) {
 					int kk = m->neigh[q] / 2;
 					int j = m->edge_end[m->neigh[q]];
-					if (wide_is_zero(m->edge_weight[kk]))
+					if (wide_is_zero(m->weight[cell(m, x, j)]))
 						continue;
 					int bj = m->in_blossom[j];
 					if (bj != b && m->label[bj] == 1 && (m->best_to[bj] == -1 ||
@@ -455,10 +473,10 @@ static void blossom_expand(struct blossom *m, int b, bool endstage)
 			m->label[m->edge_end[p ^ 1]] = 0;
 			m->label[m->edge_end[m->endps[b][cyc(m, b, j - trick)] ^ trick ^ 1]] = 0;
 			blossom_assign_label(m, m->edge_end[p ^ 1], 2, p);
-			m->allow[m->endps[b][cyc(m, b, j - trick)] / 2] = true;
+			allow_edge(m, m->endps[b][cyc(m, b, j - trick)] / 2);
 			j += jstep;
 			p = m->endps[b][cyc(m, b, j - trick)] ^ trick;
-			m->allow[p / 2] = true;
+			allow_edge(m, p / 2);
 			j += jstep;
 		}
 		int bv = m->childs[b][cyc(m, b, j)];
@@ -577,7 +595,7 @@ static void matcher_free(struct blossom *m)
 	if (m->endps)
 		free(m->endps[0]);
 	free(m->edge_end);
-	free(m->edge_weight);
+	free(m->weight);
 	free(m->neigh_first);
 	free(m->neigh);
 	free(m->mate);
@@ -593,6 +611,8 @@ static void matcher_free(struct blossom *m)
 	free(m->best_list);
 	free(m->nbest_list);
 	free(m->unused);
+	free(m->active);
+	free(m->active_at);
 	free(m->dual);
 	free(m->allow);
 	free(m->queue);
@@ -624,7 +644,7 @@ static int matcher_init(struct blossom *m, int nvertex)
 	m->nvertex = nvertex;
 	m->nedge = (int)nedge;
 	m->edge_end = malloc((2 * nedge + 1) * sizeof(int));
-	m->edge_weight = calloc(nedge + 1, sizeof(weight_t));
+	m->weight = calloc(nv * nv + 1, sizeof(weight_t));
 	m->neigh_first = calloc(nv + 1, sizeof(int));
 	m->neigh = malloc((2 * nedge + 1) * sizeof(int));
 	m->mate = malloc((nv + 1) * sizeof(int));
@@ -640,18 +660,20 @@ static int matcher_init(struct blossom *m, int nvertex)
 	m->best_list = calloc(n2 + 1, sizeof(int *));
 	m->nbest_list = calloc(n2 + 1, sizeof(int));
 	m->unused = malloc((nv + 1) * sizeof(int));
+	m->active = malloc((nv + 1) * sizeof(int));
+	m->active_at = malloc((nv + 1) * sizeof(int));
 	m->dual = calloc(n2 + 1, sizeof(weight_t));
-	m->allow = malloc((nedge + 1) * sizeof(bool));
+	m->allow = calloc(nv * nv + 1, sizeof(unsigned));
 	m->queue = malloc((n2 * 2 + 1) * sizeof(int));
 	m->leaves = malloc((n2 + 1) * sizeof(int));
 	m->best_to = malloc((n2 + 1) * sizeof(int));
 	m->result = malloc((nv + 1) * sizeof(int));
 	m->raise = calloc(nv + 1, sizeof(bool));
-	if (!m->edge_end || !m->edge_weight || !m->neigh_first || !m->neigh || !m->mate ||
+	if (!m->edge_end || !m->weight || !m->neigh_first || !m->neigh || !m->mate ||
 	    !m->label || !m->label_end || !m->in_blossom || !m->parent || !m->base ||
 	    !m->best_edge || !m->childs || !m->endps || !m->nchilds || !m->best_list ||
-	    !m->nbest_list || !m->unused || !m->dual || !m->allow || !m->queue || !m->leaves ||
-	    !m->best_to || !m->result || !m->raise)
+	    !m->nbest_list || !m->unused || !m->active || !m->active_at || !m->dual ||
+	    !m->allow || !m->queue || !m->leaves || !m->best_to || !m->result || !m->raise)
 		return -1;
 	/* One slab per list kind, shared by the nvertex non-trivial blossoms. */
 	m->childs[0] = malloc((nv * nv + 1) * sizeof(int));
@@ -682,8 +704,37 @@ static int matcher_init(struct blossom *m, int nvertex)
 	for (int v = 0; v < nvertex; v++) {
 		m->mate[v] = -1;
 		m->result[v] = -1;
+		m->active[v] = v;
+		m->active_at[v] = v;
 	}
+	m->nactive = nvertex;
 	return 0;
+}
+
+static void matcher_activate(struct blossom *m, int v)
+{
+	if (m->active_at[v] < 0) {
+		m->active_at[v] = m->nactive;
+		m->active[m->nactive++] = v;
+	}
+}
+
+static void matcher_deactivate(struct blossom *m, int v)
+{
+	int at = m->active_at[v];
+
+	if (at >= 0) {
+		int last = m->active[--m->nactive];
+		m->active[at] = last;
+		m->active_at[last] = at;
+		m->active_at[v] = -1;
+	}
+}
+
+/* Endpoint index p of edge v-w with edge_end[p] == w. */
+static int matcher_endpoint(const struct blossom *m, int v, int w)
+{
+	return m->neigh[m->neigh_first[v] + w - (w > v)];
 }
 
 static void matcher_unmatch(struct blossom *m, int v)
@@ -703,9 +754,13 @@ static void matcher_set(struct blossom *m, int owner, int other, weight_t w)
 {
 	int k = matcher_edge(m, owner, other);
 
-	if (wide_cmp(m->edge_weight[k], w) == 0)
+	if (wide_cmp(m->weight[cell(m, owner, other)], w) == 0)
 		return;
-	m->edge_weight[k] = w;
+	m->weight[cell(m, owner, other)] = m->weight[cell(m, other, owner)] = w;
+	if (!wide_is_zero(w)) {
+		matcher_activate(m, owner);
+		matcher_activate(m, other);
+	}
 	if (!m->started)
 		return;
 	if (m->mate[owner] >= 0 && m->mate[owner] / 2 == k) {
@@ -715,15 +770,28 @@ static void matcher_set(struct blossom *m, int owner, int other, weight_t w)
 	}
 }
 
-/* Switches off every edge of the matched pair a-b except theirs: they stay matched. */
+/*
+ * Switches off every edge of the pair a-b except theirs and matches them
+ * on it, tight: they stay matched, and the solver no longer scans them.
+ */
 static void matcher_retire(struct blossom *m, int a, int b)
 {
 	for (int x = 0; x < m->nvertex; x++) {
 		if (x != a && x != b) {
-			m->edge_weight[matcher_edge(m, a, x)] = wide_zero;
-			m->edge_weight[matcher_edge(m, b, x)] = wide_zero;
+			m->weight[cell(m, a, x)] = m->weight[cell(m, x, a)] = wide_zero;
+			m->weight[cell(m, b, x)] = m->weight[cell(m, x, b)] = wide_zero;
 		}
 	}
+	if (m->mate[a] >= 0)
+		matcher_unmatch(m, a);
+	if (m->mate[b] >= 0)
+		matcher_unmatch(m, b);
+	m->mate[a] = matcher_endpoint(m, a, b);
+	m->mate[b] = m->mate[a] ^ 1;
+	m->dual[a] = m->dual[b] = m->weight[cell(m, a, b)];
+	m->raise[a] = m->raise[b] = false;
+	matcher_deactivate(m, a);
+	matcher_deactivate(m, b);
 }
 
 /* Restores dual feasibility around the vertices marked for raising. */
@@ -738,8 +806,8 @@ static void matcher_prepare(struct blossom *m)
 			m->dual[v] = wide_zero;
 			m->raise[v] = false;
 			for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1]; q++)
-				if (wide_cmp(m->edge_weight[m->neigh[q] / 2], m->dual[v]) > 0)
-					m->dual[v] = m->edge_weight[m->neigh[q] / 2];
+				if (wide_cmp(m->weight[cell(m, v, m->edge_end[m->neigh[q]])], m->dual[v]) > 0)
+					m->dual[v] = m->weight[cell(m, v, m->edge_end[m->neigh[q]])];
 		}
 		m->started = true;
 	} else {
@@ -752,10 +820,11 @@ static void matcher_prepare(struct blossom *m)
 			continue;
 		m->raise[v] = false;
 		for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1]; q++) {
-			int k = m->neigh[q] / 2, x = m->edge_end[m->neigh[q]];
-			if (wide_is_zero(m->edge_weight[k]))
+			int x = m->edge_end[m->neigh[q]];
+			weight_t w = m->weight[cell(m, v, x)];
+			if (wide_is_zero(w))
 				continue;
-			weight_t need = wide_sub(wide_add(m->edge_weight[k], m->edge_weight[k]), m->dual[x]);
+			weight_t need = wide_sub(wide_add(w, w), m->dual[x]);
 			if (wide_cmp(need, m->dual[v]) > 0)
 				m->dual[v] = need;
 		}
@@ -764,7 +833,7 @@ static void matcher_prepare(struct blossom *m)
 	for (int v = 0; v < n; v++) {
 		for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1] && m->mate[v] < 0; q++) {
 			int p = m->neigh[q], k = p / 2, x = m->edge_end[p];
-			if (m->mate[x] >= 0 || wide_is_zero(m->edge_weight[k]) ||
+			if (m->mate[x] >= 0 || wide_is_zero(m->weight[cell(m, v, x)]) ||
 			    !wide_is_zero(blossom_slack(m, k)))
 				continue;
 			m->mate[v] = p;
@@ -813,7 +882,10 @@ static int matcher_solve(struct blossom *m)
 			m->best_list[b] = NULL;
 			m->nbest_list[b] = 0;
 		}
-		memset(m->allow, 0, (size_t)m->nedge * sizeof(bool));
+		if (++m->stage == 0) {
+			memset(m->allow, 0, (size_t)nvertex * (size_t)nvertex * sizeof *m->allow);
+			m->stage = 1;
+		}
 		m->nqueue = 0;
 		for (int v = 0; v < nvertex; v++)
 			if (m->mate[v] == -1 && m->label[m->in_blossom[v]] == 0)
@@ -821,18 +893,28 @@ static int matcher_solve(struct blossom *m)
 		for (;;) {
 			while (m->nqueue > 0 && !augmented) {
 				int v = m->queue[--m->nqueue];
-				for (int q = m->neigh_first[v]; q < m->neigh_first[v + 1]; q++) {
-					int p = m->neigh[q], k = p / 2, w = m->edge_end[p];
-					weight_t ks = wide_zero;
-					if (m->in_blossom[v] == m->in_blossom[w] ||
-					    wide_is_zero(m->edge_weight[k]))
+				const int *row = m->neigh + m->neigh_first[v];
+				for (int i = 0; i < m->nactive; i++) {
+					int w = m->active[i];
+					if (w == v)
 						continue;
-					if (!m->allow[k]) {
-						ks = blossom_slack(m, k);
-						if (wide_cmp(ks, wide_zero) <= 0)
-							m->allow[k] = true;
+					int p = row[w - (w > v)], k = p / 2;
+					weight_t ks = wide_zero, wt = m->weight[cell(m, v, w)];
+					int bw = m->in_blossom[w];
+					if (m->in_blossom[v] == bw || wide_is_zero(wt))
+						continue;
+					/* An edge into a labelled T vertex changes nothing. */
+					if (m->label[bw] == 2 && m->label[w] != 0)
+						continue;
+					bool allowed = m->allow[cell(m, v, w)] == m->stage;
+					if (!allowed) {
+						ks = wide_sub(wide_add(m->dual[v], m->dual[w]), wide_add(wt, wt));
+						if (wide_cmp(ks, wide_zero) <= 0) {
+							allow_edge(m, k);
+							allowed = true;
+						}
 					}
-					if (m->allow[k]) {
+					if (allowed) {
 						if (m->label[m->in_blossom[w]] == 0) {
 							blossom_assign_label(m, w, 2, p ^ 1);
 						} else if (m->label[m->in_blossom[w]] == 1) {
@@ -912,13 +994,13 @@ static int matcher_solve(struct blossom *m)
 				}
 			}
 			if (dtype == 2) {
-				m->allow[dedge] = true;
+				allow_edge(m, dedge);
 				int i = m->edge_end[2 * dedge], j = m->edge_end[2 * dedge + 1];
 				if (m->label[m->in_blossom[i]] == 0)
 					i = j;
 				m->queue[m->nqueue++] = i;
 			} else if (dtype == 3) {
-				m->allow[dedge] = true;
+				allow_edge(m, dedge);
 				m->queue[m->nqueue++] = m->edge_end[2 * dedge];
 			} else {
 				blossom_expand(m, dblossom, false);
@@ -970,6 +1052,12 @@ enum pref_strength {
 
 struct dutch_player {
 	int id;				/* start number */
+	/*
+	 * Pairing number for E.5: the rank by start number among the players
+	 * paired this round or in any earlier one (a game, forfeits included,
+	 * or a pairing-allocated bye), as bbpPairings numbers them.
+	 */
+	int pairing_no;
 	int score;			/* half points before this round */
 	int colour_diff;		/* whites minus blacks, games played */
 	int nplayed;
@@ -1038,7 +1126,8 @@ struct dutch {
 	int *list, nlist, nmdp, ncur;	/* MDPs, residents, next score group */
 	int group_begin, group_end;	/* sorted indices of the residents */
 	bool *matched;
-	int pos[FIELD_NB];
+	int pos[FIELD_NB], width[FIELD_NB];	/* width 0: the field is left out */
+	bool topscorers;		/* anyone is a topscorer (the last round) */
 	int score_shift[SCORE_SLOTS];
 };
 
@@ -1119,7 +1208,7 @@ static enum tourney_colour dutch_colour(const struct dutch *d, int hi, int lo)
 				return colour_other(a->history[ia]);
 		return a->pref;					/* E.4 */
 	}
-	return a->id % 2 ? initial : colour_other(initial);	/* E.5 */
+	return a->pairing_no % 2 ? initial : colour_other(initial);	/* E.5 */
 }
 
 static int bits_for(long bound)
@@ -1136,6 +1225,14 @@ static int bits_for(long bound)
 static struct edge_state *edge_at(const struct dutch *d, struct edge_state *a, int i, int j)
 {
 	return &a[matcher_edge(&d->m, i, j)];
+}
+
+/* w plus v * 2^shift in field f, unless the layout leaves f out. */
+static weight_t field_add(const struct dutch *d, weight_t w, enum field f, uint64_t v, int shift)
+{
+	if (d->width[f] == 0 || v == 0)
+		return w;
+	return wide_add(w, wide_shifted(v, d->pos[f] + shift));
 }
 
 /*
@@ -1156,14 +1253,14 @@ static weight_t edge_encode(const struct dutch *d, int h, int l, const struct ed
 	if (e->kind == EDGE_PLAIN)
 		return w;
 	const struct dutch_player *ph = &d->pl[h], *pll = &d->pl[l];
-	const int *pos = d->pos, *sh = d->score_shift;
+	const int *sh = d->score_shift;
 	if (e->curr) {
-		w = wide_add(w, wide_bit(pos[FIELD_PAIRS]));
-		w = wide_add(w, wide_bit(pos[FIELD_PAIR_SCORES] + sh[ph->score]));
+		w = field_add(d, w, FIELD_PAIRS, 1, 0);
+		w = field_add(d, w, FIELD_PAIR_SCORES, 1, sh[ph->score]);
 	}
 	if (e->next) {
-		w = wide_add(w, wide_bit(pos[FIELD_NEXT]));
-		w = wide_add(w, wide_bit(pos[FIELD_NEXT_SCORES] + sh[ph->score]));
+		w = field_add(d, w, FIELD_NEXT, 1, 0);
+		w = field_add(d, w, FIELD_NEXT_SCORES, 1, sh[ph->score]);
 	}
 	if (e->bye) {
 		int rank = 0;
@@ -1171,7 +1268,7 @@ static weight_t edge_encode(const struct dutch *d, int h, int l, const struct ed
 			rank += d->bye_rank[ph->nplayed];
 		if (pll->score == d->bye_score)
 			rank += d->bye_rank[pll->nplayed];
-		w = wide_add(w, wide_shifted((uint64_t)rank, pos[FIELD_BYE]));
+		w = field_add(d, w, FIELD_BYE, (uint64_t)rank, 0);
 	}
 	if (e->curr) {
 		/* Seen from the lower player p against the higher o. */
@@ -1190,36 +1287,36 @@ static weight_t edge_encode(const struct dutch *d, int h, int l, const struct ed
 		bool c4 = (p->strength != PREF_STRONG && !pref_absolute(p)) ||
 		    (o->strength != PREF_STRONG && !pref_absolute(o)) ||
 		    (pref_absolute(p) && pref_absolute(o)) || !same;
-		w = wide_add(w, wide_shifted(c1, pos[FIELD_COLOUR_WIDE]));
-		w = wide_add(w, wide_shifted(c2, pos[FIELD_COLOUR_THREE]));
-		w = wide_add(w, wide_shifted(c3, pos[FIELD_COLOUR]));
-		w = wide_add(w, wide_shifted(c4, pos[FIELD_STRONG]));
+		w = field_add(d, w, FIELD_COLOUR_WIDE, c1, 0);
+		w = field_add(d, w, FIELD_COLOUR_THREE, c2, 0);
+		w = field_add(d, w, FIELD_COLOUR, c3, 0);
+		w = field_add(d, w, FIELD_STRONG, c4, 0);
 		bool hl = ph->score > pll->score;
 		if (d->round > 1) {
 			int down = (pll->float1 == TOURNEY_FLOAT_DOWN) +
 			    (!hl && ph->float1 == TOURNEY_FLOAT_DOWN);
 			bool up = !(hl && pll->float1 == TOURNEY_FLOAT_UP);
-			w = wide_add(w, wide_shifted((uint64_t)down, pos[FIELD_DOWN1]));
-			w = wide_add(w, wide_shifted(up, pos[FIELD_UP1]));
+			w = field_add(d, w, FIELD_DOWN1, (uint64_t)down, 0);
+			w = field_add(d, w, FIELD_UP1, up, 0);
 			if (pll->float1 == TOURNEY_FLOAT_DOWN)
-				w = wide_add(w, wide_bit(pos[FIELD_DOWN1_SCORES] + sh[pll->score]));
+				w = field_add(d, w, FIELD_DOWN1_SCORES, 1, sh[pll->score]);
 			if (ph->float1 == TOURNEY_FLOAT_DOWN)
-				w = wide_add(w, wide_bit(pos[FIELD_DOWN1_SCORES] + sh[ph->score]));
+				w = field_add(d, w, FIELD_DOWN1_SCORES, 1, sh[ph->score]);
 			if (up)
-				w = wide_add(w, wide_bit(pos[FIELD_UP1_SCORES] + sh[ph->score]));
+				w = field_add(d, w, FIELD_UP1_SCORES, 1, sh[ph->score]);
 		}
 		if (d->round > 2) {
 			int down = (pll->float2 == TOURNEY_FLOAT_DOWN) +
 			    (!hl && ph->float2 == TOURNEY_FLOAT_DOWN);
 			bool up = !(hl && pll->float2 == TOURNEY_FLOAT_UP);
-			w = wide_add(w, wide_shifted((uint64_t)down, pos[FIELD_DOWN2]));
-			w = wide_add(w, wide_shifted(up, pos[FIELD_UP2]));
+			w = field_add(d, w, FIELD_DOWN2, (uint64_t)down, 0);
+			w = field_add(d, w, FIELD_UP2, up, 0);
 			if (pll->float2 == TOURNEY_FLOAT_DOWN)
-				w = wide_add(w, wide_bit(pos[FIELD_DOWN2_SCORES] + sh[pll->score]));
+				w = field_add(d, w, FIELD_DOWN2_SCORES, 1, sh[pll->score]);
 			if (ph->float2 == TOURNEY_FLOAT_DOWN)
-				w = wide_add(w, wide_bit(pos[FIELD_DOWN2_SCORES] + sh[ph->score]));
+				w = field_add(d, w, FIELD_DOWN2_SCORES, 1, sh[ph->score]);
 			if (up)
-				w = wide_add(w, wide_bit(pos[FIELD_UP2_SCORES] + sh[ph->score]));
+				w = field_add(d, w, FIELD_UP2_SCORES, 1, sh[ph->score]);
 		}
 	}
 	return wide_add(w, wide_small(e->low));
@@ -1272,7 +1369,7 @@ static int solve(struct dutch *d)
 /* Field positions for the bracket in d->list; -1 when they need too many bits. */
 static int bracket_layout(struct dutch *d)
 {
-	int count[SCORE_SLOTS] = { 0 }, width[FIELD_NB], shift = 0, total = 0;
+	int count[SCORE_SLOTS] = { 0 }, *width = d->width, shift = 0, total = 0;
 	int nb = bits_for(d->nlist);
 
 	for (int i = 0; i < d->nlist; i++)
@@ -1287,6 +1384,19 @@ static int bracket_layout(struct dutch *d)
 	width[FIELD_DOWN1_SCORES] = width[FIELD_UP1_SCORES] = shift;
 	width[FIELD_DOWN2_SCORES] = width[FIELD_UP2_SCORES] = shift;
 	width[FIELD_BYE] = 2 * bits_for(d->n) + 1;
+	/*
+	 * Fields that cannot tell matchings apart take no bits: floats before
+	 * round 1 or 2, and the topscorers' colour limits (which without
+	 * topscorers hold for every allowed pair, by C3) outside the last round.
+	 */
+	if (d->round <= 1)
+		width[FIELD_DOWN1] = width[FIELD_UP1] = width[FIELD_DOWN1_SCORES] =
+		    width[FIELD_UP1_SCORES] = 0;
+	if (d->round <= 2)
+		width[FIELD_DOWN2] = width[FIELD_UP2] = width[FIELD_DOWN2_SCORES] =
+		    width[FIELD_UP2_SCORES] = 0;
+	if (!d->topscorers)
+		width[FIELD_COLOUR_WIDE] = width[FIELD_COLOUR_THREE] = 0;
 	total = d->low_bits;
 	for (int f = FIELD_NB - 1; f >= 0; f--) {
 		d->pos[f] = total;
@@ -1329,7 +1439,7 @@ static struct edge_state remainder_edge(struct dutch *d, const int *rem, int a, 
 static int dutch_bracket(struct dutch *d)
 {
 	int *list = d->list, nmdp = d->nmdp, ncur = d->ncur, nlist = d->nlist;
-	int *rem = NULL, nrem = 0, pairs = 0, rc = -1;
+	int *rem = NULL, *half_at = NULL, nrem = 0, pairs = 0, rc = -1;
 
 	for (int l = nmdp; l < nlist; l++) {
 		for (int s = 0; s < l; s++) {
@@ -1411,8 +1521,12 @@ static int dutch_bracket(struct dutch *d)
 
 	/* The remainder: residents not paired with an MDP. */
 	rem = malloc(((size_t)ncur + 1) * sizeof *rem);
-	if (!rem)
+	half_at = malloc(((size_t)ncur + 1) * sizeof *half_at);
+	if (!rem || !half_at) {
+		free(rem);
+		free(half_at);
 		return -1;
+	}
 	for (int k = nmdp; k < ncur; k++) {
 		int v = list[k], w = mate_of(d, v);
 		if (w < d->group_begin)
@@ -1480,13 +1594,23 @@ static int dutch_bracket(struct dutch *d)
 			for (int b = a + 1; b < nrem; b++)
 				edge_put(d, v, list[rem[b]], remainder_edge(d, rem, a, b, pairs, 0));
 	}
-	/* Settle who is in S1: only S1-S2 edges stay. */
+	/*
+	 * Settle who is in S1: only S1-S2 edges stay.  Below the order of
+	 * opponents set next, the edges favour S1[i] against S2[i] (a pair
+	 * loses the distance between their places in S1 and S2), so that the
+	 * matching held tends to give each S1 player the opponent the order
+	 * picks, and its solve can be skipped.  half_at[a]: place in S1 or S2.
+	 */
+	int64_t near = (int64_t)1 << (2 * ((d->low_bits - 1) / 3));
+	for (int a = 0, n1 = 0, n2 = 0; a < nrem; a++)
+		half_at[a] = pairs_down(d, list[rem[a]]) ? n1++ : n2++;
 	for (int a = 0; a < nrem; a++) {
 		int v = list[rem[a]];
 		for (int b = a + 1; b < nrem; b++) {
 			if (!pairs_down(d, v) || pairs_down(d, list[rem[b]]))
 				edge_drop_base(d, rem[a], rem[b]);
-			edge_put(d, v, list[rem[b]], edge_base(d, rem[a], rem[b], 0));
+			edge_put(d, v, list[rem[b]], edge_base(d, rem[a], rem[b],
+			    -(int64_t)abs(half_at[a] - half_at[b])));
 		}
 	}
 	/* The S1 players' opponents, in order: the highest possible first. */
@@ -1495,21 +1619,31 @@ static int dutch_bracket(struct dutch *d)
 		if (!pairs_down(d, v))
 			continue;
 		int64_t addend = 0;
+		int top = -1;
 		for (int b = nrem - 1; b > a; b--) {
 			if (d->matched[list[rem[b]]])
 				continue;
-			struct edge_state e = edge_base(d, rem[a], rem[b], addend);
-			if (e.kind != EDGE_NONE)
+			struct edge_state e = edge_base(d, rem[a], rem[b], addend * near -
+			    abs(half_at[a] - half_at[b]));
+			if (e.kind != EDGE_NONE) {
 				edge_put(d, v, list[rem[b]], e);
+				top = b;
+			}
 			addend++;
 		}
-		if (solve(d) < 0)
+		/*
+		 * The matching is optimal for the weights without v's addends; if
+		 * it already gives v the highest-ranked opponent, it is optimal
+		 * with them too, and the solve can wait for the next change.
+		 */
+		if ((top < 0 || list[rem[top]] != mate_of(d, v)) && solve(d) < 0)
 			goto out;
 		pair_finalize(d, v, mate_of(d, v));
 	}
 	rc = 0;
 out:
 	free(rem);
+	free(half_at);
 	return rc;
 }
 
@@ -1528,6 +1662,7 @@ static int dutch_load(struct dutch *d, const struct tourney *t, int round)
 	struct tourney_slot *slots = NULL;
 	int *index = NULL, rc = -1;
 	int prior = round - 1;
+	bool *paired_before = NULL;
 
 	d->t = t;
 	d->round = round;
@@ -1535,7 +1670,8 @@ static int dutch_load(struct dutch *d, const struct tourney *t, int round)
 	d->histories = calloc(((size_t)t->nplayers + 1) * ((size_t)prior + 1), sizeof *d->histories);
 	slots = calloc((size_t)t->nplayers + 1, sizeof *slots);
 	index = malloc(((size_t)t->nplayers + 1) * sizeof *index);
-	if (!d->pl || !d->histories || !slots || !index)
+	paired_before = calloc((size_t)t->nplayers + 1, sizeof *paired_before);
+	if (!d->pl || !d->histories || !slots || !index || !paired_before)
 		goto out;
 	d->n = 0;
 	for (int p = 1; p <= t->nplayers; p++) {
@@ -1548,6 +1684,9 @@ static int dutch_load(struct dutch *d, const struct tourney *t, int round)
 	}
 	for (int r = 1; r <= prior; r++) {
 		tourney_round_slots(t, r, slots);
+		for (int p = 1; p <= t->nplayers; p++)
+			if (slots[p].opponent != 0 || slots[p].bye == TOURNEY_BYE_PAIRING)
+				paired_before[p] = true;
 		for (int i = 0; i < d->n; i++) {
 			struct dutch_player *dp = &d->pl[i];
 			const struct tourney_slot *s = &slots[dp->id];
@@ -1585,6 +1724,14 @@ static int dutch_load(struct dutch *d, const struct tourney *t, int round)
 		player_preference(dp);
 		/* Topscorers: more than half the maximum score, in the last round only. */
 		dp->topscorer = round >= t->nrounds && dp->score > prior;
+		d->topscorers |= dp->topscorer;
+	}
+	for (int p = 1, k = 0, i = 0; p <= t->nplayers; p++) {
+		bool now = i < d->n && d->pl[i].id == p;
+		if (now || paired_before[p])
+			k++;
+		if (now)
+			d->pl[i++].pairing_no = k;
 	}
 	qsort(d->pl, (size_t)d->n, sizeof *d->pl, sort_players);
 	for (int p = 0; p <= t->nplayers; p++)
@@ -1624,6 +1771,7 @@ static int dutch_load(struct dutch *d, const struct tourney *t, int round)
 out:
 	free(slots);
 	free(index);
+	free(paired_before);
 	return rc;
 }
 
@@ -1716,7 +1864,7 @@ static int dutch_pair(struct dutch *d, char *err, size_t errlen)
 	}
 	d->low_bits = 3 * bits_for(maxgroup) + 1;
 	if (dutch_setup(d) < 0)
-		return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+		return error_set(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
 	d->nlist = d->nmdp = 0;
 	while (next < n && d->pl[next].score == d->pl[0].score)
 		d->list[d->nlist++] = next++;
@@ -1732,9 +1880,9 @@ static int dutch_pair(struct dutch *d, char *err, size_t errlen)
 				d->list[d->nlist++] = next++;
 		}
 		if (bracket_layout(d) < 0)
-			return fail(err, errlen, "bracket of %d players too large to weigh", d->nlist);
+			return error_set(err, errlen, "bracket of %d players too large to weigh", d->nlist);
 		if (dutch_bracket(d) < 0)
-			return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+			return error_set(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
 		int next_score = had_next ? d->pl[d->list[ncur]].score : 0;
 		bool field = n % 2 && had_next && d->bye_score >= next_score;
 		for (int k = 0; k < d->nlist; k++) {
@@ -1771,10 +1919,10 @@ static int dutch_pair(struct dutch *d, char *err, size_t errlen)
 	}
 	if (d->nlist == 1) {
 		if (n % 2 == 0 || !d->pl[d->list[0]].bye_ok)
-			return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+			return error_set(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
 		d->partner[d->list[0]] = n;
 	} else if (d->nlist > 1) {
-		return fail(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
+		return error_set(err, errlen, "no pairing satisfies the absolute criteria (C1-C3)");
 	}
 	return 0;
 }
@@ -1793,16 +1941,16 @@ int pairing_dutch(const struct tourney *t, int round, struct tourney_round *out,
 	if (tourney_validate(t, err, errlen) < 0)
 		return -1;
 	if (round < 1 || round > TOURNEY_ROUNDS_MAX)
-		return fail(err, errlen, "no round %d", round);
+		return error_set(err, errlen, "no round %d", round);
 	if (round != t->rounds_paired + 1)
-		return fail(err, errlen, "round %d cannot be paired after %d rounds", round,
+		return error_set(err, errlen, "round %d cannot be paired after %d rounds", round,
 		    t->rounds_paired);
 	if (dutch_load(&d, t, round) < 0) {
-		fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		goto out;
 	}
 	if (d.n == 1 && !d.pl[0].bye_ok) {
-		fail(err, errlen, "the only player cannot have the bye");
+		error_set(err, errlen, "the only player cannot have the bye");
 		goto out;
 	}
 
@@ -1817,7 +1965,7 @@ int pairing_dutch(const struct tourney *t, int round, struct tourney_round *out,
 	struct board *boards = malloc(((size_t)d.n / 2 + 1) * sizeof *boards);
 	int nboards = 0, bye = -1;
 	if (!boards) {
-		fail(err, errlen, "out of memory");
+		error_set(err, errlen, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < d.n; i++) {

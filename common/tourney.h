@@ -20,7 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TOURNEY_PLAYERS_MAX	1000
+/* The Dutch matcher weighs a bracket in 256-bit integers: enough for brackets
+ * of about 550 players, so a tournament is capped below that. */
+#define TOURNEY_PLAYERS_MAX	500
 #define TOURNEY_ROUNDS_MAX	30
 #define TOURNEY_GAMES_MAX	(TOURNEY_PLAYERS_MAX / 2)
 #define TOURNEY_NAME_MAX	64	/* tournament or player name plus NUL */

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "pairing.h"
+#include "trf.h"
 
 static uint64_t rng_next(uint64_t *state)
 {
@@ -225,6 +226,129 @@ static void test_dutch_bye_once(void **state)
 	free(t);
 }
 
+/*
+ * Rounds paired by bbpPairings (--dutch, FIDE 2025), the checker this
+ * project is measured against: a TRF report and the checker's pairing of
+ * its next round, as "white-black" in board order then "bye N".
+ */
+struct checker_case {
+	const char *trf;
+	const char *pairing;
+};
+
+static const struct checker_case checker_cases[] = {
+	/*
+	 * Round 1 with players 3 and 6 absent: E.5 counts pairing numbers among the
+	 * players paired, so 4 and 5 are the third and fourth: 4 has white, 5 black.
+	 */
+	{
+	    "012 Round one with absentees\n"
+	    "XXR 5\n"
+	    "XXC white1\n"
+	    "001    1      Player 1                          2395                             0.0\n"
+	    "001    2      Player 2                          2390                             0.0\n"
+	    "001    3      Player 3                          2385                             0.0       0000 - H\n"
+	    "001    4      Player 4                          2380                             0.0\n"
+	    "001    5      Player 5                          2375                             0.0\n"
+	    "001    6      Player 6                          2370                             0.0       0000 - H\n"
+	    "001    7      Player 7                          2365                             0.0\n"
+	    "001    8      Player 8                          2360                             0.0\n"
+	    "001    9      Player 9                          2355                             0.0\n"
+	    "001   10      Player 10                         2350                             0.0\n",
+	    "1-7 8-2 4-9 10-5" },
+	/*
+	 * Round 2: 6 and 7 had only zero-point byes, so neither has a colour
+	 * preference; 4 never played, so 6 is the fifth player numbered and gets
+	 * the initial colour (E.5).
+	 */
+	{
+	    "012 E.5 after unplayed rounds\n"
+	    "XXR 4\n"
+	    "XXC white1\n"
+	    "001    1      Player 1                          2395                             0.5    5     3 w =\n"
+	    "001    2      Player 2                          2390                             0.5    3     5 b =\n"
+	    "001    3      Player 3                          2385                             0.5    7     1 b =\n"
+	    "001    4      Player 4                          2380                             0.0    4  0000 - Z  0000 - Z\n"
+	    "001    5      Player 5                          2375                             0.5    2     2 w =\n"
+	    "001    6      Player 6                          2370                             0.0    1  0000 - Z\n"
+	    "001    7      Player 7                          2365                             0.0    6  0000 - Z\n",
+	    "2-1 3-5 6-7" },
+	/*
+	 * 11 players, round 3 (4 and 11 had the bye): the bye goes to 1, not to the
+	 * lower-ranked 8 of the same score, since 1 against the 1-point floater 9
+	 * would leave both without the white they want (C10 before the order).
+	 */
+	{
+	    "012 Bye above the last player\n"
+	    "XXR 5\n"
+	    "XXC white1\n"
+	    "001    1      Player 1                          2395                             0.5   11     6 w =    10 b 0\n"
+	    "001    2      Player 2                          2390                             1.0    6     7 b =     3 w =\n"
+	    "001    3      Player 3                          2385                             1.0   10     8 w =     2 b =\n"
+	    "001    4      Player 4                          2380                             1.0    7     9 b 0  0000 - U\n"
+	    "001    5      Player 5                          2375                             1.0    8    10 w 0     8 b 1\n"
+	    "001    6      Player 6                          2370                             1.0    2     1 b =     7 w =\n"
+	    "001    7      Player 7                          2365                             1.0    3     2 w =     6 b =\n"
+	    "001    8      Player 8                          2360                             0.5    4     3 b =     5 w 0\n"
+	    "001    9      Player 9                          2355                             1.0    9     4 w 1    11 b 0\n"
+	    "001   10      Player 10                         2350                             2.0    5     5 b 1     1 w 1\n"
+	    "001   11      Player 11                         2345                             2.0    1  0000 - U     9 w 1\n",
+	    "10-11 5-2 3-6 4-7 9-8 bye 1" },
+	/*
+	 * Round 4 after forfeits, F, U (worth a half point) and H byes, a late
+	 * entry with an H bye this round, and black on board 1 (XXC black1).
+	 */
+	{
+	    "012 Forfeits, byes and a late entry\n"
+	    "XXR 5\n"
+	    "XXC black1\n"
+	    "BBU  0.5\n"
+	    "001    1      Player 1                          2395                             1.5    3  0000 - F     6 w =     3 b -\n"
+	    "001    2      Player 2                          2390                             1.5    4     8 b =    12 w 1     6 b 0\n"
+	    "001    3      Player 3                          2385                             3.0    2     9 w 1    10 b 1     1 w +\n"
+	    "001    4      Player 4                          2380                             0.5   10  0000 - Z  0000 - H     7 w 0  0000 - H\n"
+	    "001    5      Player 5                          2375                             0.5   11    10 b 0     8 w =    11 b 0\n"
+	    "001    6      Player 6                          2370                             2.5    1    11 w 1     1 b =     2 w 1\n"
+	    "001    7      Player 7                          2365                             2.0    5    12 b 0     9 w 1     4 b 1\n"
+	    "001    8      Player 8                          2360                             1.5    8     2 w =     5 b =  0000 - H\n"
+	    "001    9      Player 9                          2355                             0.5   12     3 b 0     7 b 0  0000 - U\n"
+	    "001   10      Player 10                         2350                             2.0    7     5 w 1     3 w 0    12 b 1\n"
+	    "001   11      Player 11                         2345                             1.5    9     6 b 0  0000 - U     5 w 1\n"
+	    "001   12      Player 12                         2340                             1.0    6     7 w 1     2 b 0    10 w 0\n",
+	    "3-6 7-10 8-1 2-11 9-12 bye 5" },
+};
+
+/* Pairs the round after each report and compares with the checker's pairing. */
+static void test_dutch_checker_cases(void **state)
+{
+	struct tourney *t = calloc(1, sizeof *t);
+	struct tourney_round *rd = calloc(1, sizeof *rd);
+	char err[256], text[512];
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(rd);
+	for (size_t k = 0; k < sizeof checker_cases / sizeof checker_cases[0]; k++) {
+		const struct checker_case *c = &checker_cases[k];
+		size_t len = 0;
+		if (trf_import(t, c->trf, strlen(c->trf), err, sizeof err) < 0)
+			fail_msg("case %zu: %s", k, err);
+		if (pairing_dutch(t, t->rounds_paired + 1, rd, err, sizeof err) < 0)
+			fail_msg("case %zu: %s", k, err);
+		text[0] = '\0';
+		for (int i = 0; i < rd->ngames; i++)
+			len += (size_t)snprintf(text + len, sizeof text - len, "%s%d-%d",
+			    len ? " " : "", rd->games[i].white, rd->games[i].black);
+		for (int i = 0; i < rd->nbyes; i++)
+			if (rd->byes[i].kind == TOURNEY_BYE_PAIRING)
+				len += (size_t)snprintf(text + len, sizeof text - len, "%sbye %d",
+				    len ? " " : "", rd->byes[i].player);
+		if (strcmp(text, c->pairing) != 0)
+			fail_msg("case %zu: '%s', the checker pairs '%s'", k, text, c->pairing);
+	}
+	free(rd);
+	free(t);
+}
 
 /* Byes that went above the lowest score group, over all simulated rounds. */
 struct bye_tally {
@@ -340,6 +464,38 @@ static void check_swiss_round(const struct tourney *t, int r, const struct tourn
 	}
 }
 
+/*
+ * 500 players, round 2 after random results: brackets of over 300 players
+ * with three scores once needed more weight bits than there are; the
+ * layout now leaves out the fields that cannot matter yet.
+ */
+static void test_dutch_large_round2(void **state)
+{
+	struct tourney *t = new_swiss(500, 9);
+	struct tourney_round *rd = calloc(1, sizeof *rd);
+	struct bye_tally tally = { 0, 0 };
+	uint64_t seed = 1;
+	char err[256];
+
+	(void)state;
+	assert_non_null(rd);
+	for (int r = 1; r <= 2; r++) {
+		if (pairing_dutch(t, r, rd, err, sizeof err) < 0)
+			fail_msg("round %d: %s", r, err);
+		check_swiss_round(t, r, rd, &tally);
+		assert_int_equal(rd->ngames, 250);
+		for (int i = 0; i < rd->ngames; i++) {
+			uint64_t x = rng_next(&seed) % 100;
+			rd->games[i].result = x < 38 ? TOURNEY_RESULT_WHITE_WINS :
+			    x < 70 ? TOURNEY_RESULT_DRAW : TOURNEY_RESULT_BLACK_WINS;
+		}
+		t->rounds[r] = *rd;
+		t->rounds_paired = r;
+	}
+	free(rd);
+	free(t);
+}
+
 static void simulate(uint64_t seed, int n, int rounds, bool extras, struct sim_stats *st)
 {
 	struct tourney *t = new_swiss(n, rounds);
@@ -424,7 +580,9 @@ int main(void)
 		cmocka_unit_test(test_dutch_round1),
 		cmocka_unit_test(test_dutch_round2_small),
 		cmocka_unit_test(test_dutch_bye_once),
+		cmocka_unit_test(test_dutch_checker_cases),
 		cmocka_unit_test(test_dutch_simulated),
+		cmocka_unit_test(test_dutch_large_round2),
 		cmocka_unit_test(test_dutch_errors),
 	};
 
