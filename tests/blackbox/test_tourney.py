@@ -289,6 +289,40 @@ class RoundRobinTest(TourneyTestCase):
         self.assertIn("Rd5", cross)
         srv.stop()
 
+    def test_double_round_robin_four(self):
+        names = ["dra", "drb", "drc", "drd"]
+        srv = self.tourney_server(names + ["director"])
+        director = self.login(srv, "director")
+        clients = {n: self.login(srv, n) for n in names}
+        tid = self.create(director, "Double drr 0 5 0 unrated")
+        for n in names:
+            self.cmd(clients[n], "tourney join %d" % tid)
+        self.assertIn(b"starts: 4 players, 6 rounds", self.cmd(director, "tourney start %d" % tid))
+        rng = random.Random(11)
+        colours = {no: [] for no in range(1, 5)}
+        met = {}
+        for rnd in range(1, 7):
+            boards, byes, _ = self.wait_round(director, tid, rnd)
+            self.assertEqual(byes, [])
+            self.assertEqual(len(boards), 2)
+            for b in boards:
+                colours[b["wno"]].append("w")
+                colours[b["bno"]].append("b")
+                met.setdefault(frozenset((b["wno"], b["bno"])), []).append(b["wno"])
+            self.play_round(clients, boards, rng)
+        self.wait_state(director, tid, "finished")
+        # Everyone meets everyone twice, once with each colour.
+        self.assertEqual(len(met), 6)
+        for pair, whites in met.items():
+            self.assertEqual(sorted(whites), sorted(pair), "colours of %s: %s" % (sorted(pair), whites))
+        # Nobody has the same colour three times running (the swapped rounds).
+        for no, seq in colours.items():
+            self.assertNotIn("www", "".join(seq), "player %d: %s" % (no, seq))
+            self.assertNotIn("bbb", "".join(seq), "player %d: %s" % (no, seq))
+        rounds = self.all_rounds(director, tid, 6)
+        self.check_standings(director, tid, rounds, names, rr=True)
+        srv.stop()
+
 
 class SwissTest(TourneyTestCase):
 
