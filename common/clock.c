@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "clock.h"
 
 #define MS_PER_SECOND		1000
@@ -24,22 +25,8 @@ struct text_out {
 	size_t used;
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 static void text_add(struct text_out *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static void text_start(struct text_out *t, char *buf, size_t len)
 {
@@ -108,10 +95,10 @@ static bool word_is(const char *s, size_t len, const char *word)
 static int no_number(struct parser *ps)
 {
 	if (*ps->p == '\0')
-		return fail(ps->err, ps->errlen, "time control ends where a number was expected");
+		return error_set(ps->err, ps->errlen, "time control ends where a number was expected");
 	if (*ps->p == '-')
-		return fail(ps->err, ps->errlen, "negative numbers are not allowed");
-	return fail(ps->err, ps->errlen, "expected a number at '%.16s'", ps->p);
+		return error_set(ps->err, ps->errlen, "negative numbers are not allowed");
+	return error_set(ps->err, ps->errlen, "expected a number at '%.16s'", ps->p);
 }
 
 /* Reads a run of digits, saturating so an absurd value stays absurd without overflow. */
@@ -141,15 +128,15 @@ static int parse_minutes(struct parser *ps, int64_t *ms)
 	if (*ps->p == '.') {
 		ps->p++;
 		if (!is_digit(*ps->p))
-			return fail(ps->err, ps->errlen, "expected digits after '.'");
+			return error_set(ps->err, ps->errlen, "expected digits after '.'");
 		fraction = read_digits(ps, &digits);
 		if (digits > FRACTION_DIGITS_MAX)
-			return fail(ps->err, ps->errlen, "more than %d decimals in '%.*s'",
+			return error_set(ps->err, ps->errlen, "more than %d decimals in '%.*s'",
 			    FRACTION_DIGITS_MAX, (int)(ps->p - start), start);
 		for (int i = 0; i < digits; i++)
 			scale *= 10;
 		if (fraction * MS_PER_MINUTE % (scale * MS_PER_SECOND) != 0)
-			return fail(ps->err, ps->errlen, "%.*s minutes is not a whole number of seconds",
+			return error_set(ps->err, ps->errlen, "%.*s minutes is not a whole number of seconds",
 			    (int)(ps->p - start), start);
 		total += fraction * MS_PER_MINUTE / scale;
 	}
@@ -163,13 +150,13 @@ static int parse_seconds(struct parser *ps, int64_t *ms)
 		return no_number(ps);
 	*ms = read_digits(ps, NULL) * MS_PER_SECOND;
 	if (*ps->p == '.')
-		return fail(ps->err, ps->errlen, "increment and delay must be whole seconds");
+		return error_set(ps->err, ps->errlen, "increment and delay must be whole seconds");
 	return 0;
 }
 
 static int unexpected(struct parser *ps)
 {
-	return fail(ps->err, ps->errlen, "unexpected '%c' after '%.*s'", *ps->p,
+	return error_set(ps->err, ps->errlen, "unexpected '%c' after '%.*s'", *ps->p,
 	    (int)(ps->p - ps->text), ps->text);
 }
 
@@ -183,13 +170,13 @@ static int parse_list(struct parser *ps, struct clock_control *tc)
 		const char *start = ps->p;
 
 		if (n == CLOCK_PERIODS_MAX)
-			return fail(ps->err, ps->errlen, "more than %d periods", CLOCK_PERIODS_MAX);
+			return error_set(ps->err, ps->errlen, "more than %d periods", CLOCK_PERIODS_MAX);
 		if (!is_digit(*ps->p))
 			return no_number(ps);
 		int64_t moves = read_digits(ps, NULL);
 		if (*ps->p == '/') {
 			if (moves == 0)
-				return fail(ps->err, ps->errlen, "a move count must be at least 1");
+				return error_set(ps->err, ps->errlen, "a move count must be at least 1");
 			period.moves = (int)min64(moves, CLOCK_MOVES_MAX + 1);
 			ps->p++;
 		} else {
@@ -200,7 +187,7 @@ static int parse_list(struct parser *ps, struct clock_control *tc)
 		if (*ps->p == '/' && period.moves)
 			return unexpected(ps);
 		if (*ps->p == '/')
-			return fail(ps->err, ps->errlen, "a move count must be a whole number");
+			return error_set(ps->err, ps->errlen, "a move count must be a whole number");
 		tc->periods[n++] = period;
 		if (*ps->p != ',')
 			break;
@@ -227,7 +214,7 @@ static int parse_list(struct parser *ps, struct clock_control *tc)
 		if (parse_seconds(ps, &tc->bonus_ms) < 0)
 			return -1;
 		if (*ps->p == ',')
-			return fail(ps->err, ps->errlen,
+			return error_set(ps->err, ps->errlen,
 			    "the increment or delay goes once, after the last period");
 	}
 	if (*ps->p)
@@ -267,21 +254,21 @@ static int check_control(const struct clock_control *tc, char *err, size_t errle
 		bool last = i + 1 == tc->period_count;
 
 		if (p->moves == 0 && !last)
-			return fail(err, errlen,
+			return error_set(err, errlen,
 			    "period %d has no move count, so it must be the last", i + 1);
 		if (p->moves > CLOCK_MOVES_MAX)
-			return fail(err, errlen, "period %d: more than %d moves", i + 1,
+			return error_set(err, errlen, "period %d: more than %d moves", i + 1,
 			    CLOCK_MOVES_MAX);
 		if (p->base_ms > CLOCK_BASE_MAX_MS)
-			return fail(err, errlen, "period %d: more than %d minutes", i + 1,
+			return error_set(err, errlen, "period %d: more than %d minutes", i + 1,
 			    CLOCK_BASE_MAX_MS / MS_PER_MINUTE);
 		/* Only a lone sudden-death "0 INC" game may start from nothing. */
 		if (p->base_ms == 0 && (tc->period_count > 1 || p->moves ||
 		    tc->bonus == CLOCK_BONUS_NONE))
-			return fail(err, errlen, "period %d has no time", i + 1);
+			return error_set(err, errlen, "period %d has no time", i + 1);
 	}
 	if (tc->bonus_ms > CLOCK_BONUS_MAX_MS)
-		return fail(err, errlen, "%s over %d seconds", bonus_name(tc->bonus),
+		return error_set(err, errlen, "%s over %d seconds", bonus_name(tc->bonus),
 		    CLOCK_BONUS_MAX_MS / MS_PER_SECOND);
 	return 0;
 }
@@ -303,7 +290,7 @@ static int compact(const char *s, size_t len, char *out, char *err, size_t errle
 		while (j < len && is_blank(s[j]))
 			j++;
 		if (n > 0 && j < len && is_number_char(out[n - 1]) && is_number_char(s[j]))
-			return fail(err, errlen, "unexpected space between numbers in '%.*s'",
+			return error_set(err, errlen, "unexpected space between numbers in '%.*s'",
 			    (int)len, s);
 		i = j - 1;
 	}
@@ -333,16 +320,16 @@ int clock_parse(struct clock_control *tc, const char *text, char *err, size_t er
 	memset(tc, 0, sizeof *tc);
 	memset(&parsed, 0, sizeof parsed);
 	if (!text)
-		return fail(err, errlen, "empty time control");
+		return error_set(err, errlen, "empty time control");
 	while (is_blank(*text))
 		text++;
 	size_t len = strlen(text);
 	while (len > 0 && is_blank(text[len - 1]))
 		len--;
 	if (len == 0)
-		return fail(err, errlen, "empty time control");
+		return error_set(err, errlen, "empty time control");
 	if (len > CLOCK_INPUT_MAX)
-		return fail(err, errlen, "time control longer than %d characters", CLOCK_INPUT_MAX);
+		return error_set(err, errlen, "time control longer than %d characters", CLOCK_INPUT_MAX);
 	if (word_is(text, len, "-") || word_is(text, len, "untimed"))
 		return 0;
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "archive.h"
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
@@ -165,25 +166,6 @@ static void cmd_refresh(struct session *s, const struct cmd_args *a)
 		game_send_board(g, s);
 }
 
-/* The tags every exported game gets. */
-static void pgn_tags(struct pgn_game *pg, struct session *s, bool rated, int64_t started,
-    const char *white, const char *black, const struct clock_control *tc)
-{
-	char date[16], text[64];
-	time_t t = (time_t)started;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof date, "%Y.%m.%d", &tm);
-	pgn_game_set_tag(pg, "Event", rated ? "Rated game" : "Unrated game");
-	pgn_game_set_tag(pg, "Site", server_config(session_server(s))->server_name);
-	pgn_game_set_tag(pg, "Date", date);
-	pgn_game_set_tag(pg, "White", white);
-	pgn_game_set_tag(pg, "Black", black);
-	clock_format_pgn(tc, text, sizeof text);
-	pgn_game_set_tag(pg, "TimeControl", text);
-}
-
 static void print_pgn(struct session *s, struct pgn_game *pg)
 {
 	char *text = pgn_export(pg);
@@ -195,24 +177,6 @@ static void print_pgn(struct session *s, struct pgn_game *pg)
 	}
 	session_printf(s, "%s", text);
 	free(text);
-}
-
-struct stored_replay {
-	struct pgn_game *pg;
-	bool timed, ok;
-};
-
-static void replay_stored(void *arg, const struct db_move *m)
-{
-	struct stored_replay *r = arg;
-	move mv;
-
-	if (!r->ok || san_parse(position_board(pgn_game_position(r->pg)), m->uci, SAN_ENGLISH,
-	    NO_TYPE, &mv) != SAN_OK) {
-		r->ok = false;
-		return;
-	}
-	pgn_game_play(r->pg, mv, r->timed ? m->clock_ms : PGN_NO_CLOCK);
 }
 
 struct nth_game {
@@ -236,7 +200,6 @@ static void stored_pgn(struct session *s, const char *name, int index)
 {
 	struct db *db = server_db(session_server(s));
 	struct nth_game n = { .want = index };
-	struct clock_control tc;
 	char err[160];
 
 	db_games_of(db, name, NULL, index + 1, pick_nth, &n);
@@ -244,27 +207,12 @@ static void stored_pgn(struct session *s, const char *name, int index)
 		session_printf(s, "%s has no such game.\n", name);
 		return;
 	}
-	if (clock_parse(&tc, n.row.time_control, err, sizeof err) < 0) {
-		session_printf(s, "The stored game is damaged.\n");
-		return;
-	}
-	struct pgn_game *pg = pgn_game_new(n.row.start_fen[0] ? n.row.start_fen : NULL, err,
-	    sizeof err);
+	struct pgn_game *pg = archive_pgn(db, &n.row, server_config(session_server(s))->server_name,
+	    NULL, NULL, err, sizeof err);
 	if (!pg) {
 		session_printf(s, "%s\n", err);
 		return;
 	}
-	pgn_tags(pg, s, n.row.rated, n.row.started, n.row.white, n.row.black, &tc);
-	struct stored_replay r = { pg, !clock_untimed(&tc), true };
-	if (db_game_moves(db, n.row.id, replay_stored, &r) < 0 || !r.ok) {
-		pgn_game_free(pg);
-		session_printf(s, "The stored game is damaged.\n");
-		return;
-	}
-	enum result res = !strcmp(n.row.result, "1-0") ? RESULT_WHITE_WINS :
-	    !strcmp(n.row.result, "0-1") ? RESULT_BLACK_WINS :
-	    !strcmp(n.row.result, "1/2-1/2") ? RESULT_DRAW : RESULT_NONE;
-	pgn_game_set_result(pg, res, n.row.termination[0] ? n.row.termination : NULL);
 	print_pgn(s, pg);
 }
 
@@ -298,8 +246,8 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 		session_printf(s, "%s\n", err);
 		return;
 	}
-	pgn_tags(pg, s, game_rated(g), game_started(g), game_player_name(g, WHITE),
-	    game_player_name(g, BLACK), game_clock(g));
+	archive_tags(pg, server_config(session_server(s))->server_name, NULL, game_rated(g),
+	    game_started(g), game_player_name(g, WHITE), game_player_name(g, BLACK), game_clock(g));
 	for (int ply = 0; ply < position_ply_count(pos); ply++)
 		pgn_game_play(pg, position_move_at(pos, ply),
 		    clock_untimed(game_clock(g)) ? PGN_NO_CLOCK : game_move_clock_ms(g, ply));

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "archive.h"
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
@@ -255,62 +256,20 @@ static void collect_row(void *arg, const struct db_tourney_pairing *p)
 	l->rows[l->count++] = *p;
 }
 
-struct replay {
-	struct pgn_game *pg;
-	bool ok, timed;
-};
-
-static void replay_move(void *arg, const struct db_move *m)
-{
-	struct replay *r = arg;
-	move mv;
-
-	if (!r->ok || san_parse(position_board(pgn_game_position(r->pg)), m->uci, SAN_ENGLISH,
-	    NO_TYPE, &mv) != SAN_OK) {
-		r->ok = false;
-		return;
-	}
-	pgn_game_play(r->pg, mv, r->timed ? m->clock_ms : PGN_NO_CLOCK);
-}
-
-static enum result result_of(const char *text)
-{
-	return !strcmp(text, "1-0") ? RESULT_WHITE_WINS : !strcmp(text, "0-1") ? RESULT_BLACK_WINS :
-	    !strcmp(text, "1/2-1/2") ? RESULT_DRAW : RESULT_NONE;
-}
-
 static void pgn_one(struct session *s, struct tournament *t, const struct db_tourney_pairing *p)
 {
 	struct db *db = server_db(session_server(s));
 	struct db_game row;
-	struct clock_control tc;
-	char err[160], text[64];
+	char err[160], round[32];
 
 	if (db_game_load(db, p->game_id, &row) <= 0 || strcmp(row.status, "finished"))
 		return;
-	struct pgn_game *pg = pgn_game_new(row.start_fen[0] ? row.start_fen : NULL, err, sizeof err);
+	snprintf(round, sizeof round, "%d.%d", p->round, p->board);
+	struct pgn_game *pg = archive_pgn(db, &row, server_config(session_server(s))->server_name,
+	    tournament_name(t), round, err, sizeof err);
 	if (!pg)
 		return;
-	bool timed = clock_parse(&tc, row.time_control, err, sizeof err) == 0 && !clock_untimed(&tc);
-	pgn_game_set_tag(pg, "Event", tournament_name(t));
-	pgn_game_set_tag(pg, "Site", server_config(session_server(s))->server_name);
-	time_t when = (time_t)row.started;
-	struct tm tm;
-	gmtime_r(&when, &tm);
-	strftime(text, sizeof text, "%Y.%m.%d", &tm);
-	pgn_game_set_tag(pg, "Date", text);
-	snprintf(text, sizeof text, "%d.%d", p->round, p->board);
-	pgn_game_set_tag(pg, "Round", text);
-	pgn_game_set_tag(pg, "White", row.white);
-	pgn_game_set_tag(pg, "Black", row.black);
-	if (timed) {
-		clock_format_pgn(&tc, text, sizeof text);
-		pgn_game_set_tag(pg, "TimeControl", text);
-	}
-	struct replay r = { pg, true, timed };
-	db_game_moves(db, p->game_id, replay_move, &r);
-	pgn_game_set_result(pg, result_of(row.result), row.termination[0] ? row.termination : NULL);
-	char *out = r.ok ? pgn_export(pg) : NULL;
+	char *out = pgn_export(pg);
 	if (out)
 		session_printf(s, "%s\n", out);
 	free(out);
