@@ -1236,6 +1236,29 @@ static weight_t field_add(const struct dutch *d, weight_t w, enum field f, uint6
 }
 
 /*
+ * The float criteria of one pair for floats one round back (step 0) or two
+ * (step 2, the next pair of fields): how many repeated downfloats and
+ * whether the higher player's upfloat is avoided, then the same at scores.
+ * low/high are the pair's lower and higher players' floats and score shifts.
+ */
+static weight_t float_fields(const struct dutch *d, weight_t w, int step, bool higher_scores_more,
+    enum tourney_float low, enum tourney_float high, int low_shift, int high_shift)
+{
+	int down = (low == TOURNEY_FLOAT_DOWN) + (!higher_scores_more && high == TOURNEY_FLOAT_DOWN);
+	bool up = !(higher_scores_more && low == TOURNEY_FLOAT_UP);
+
+	w = field_add(d, w, (enum field)(FIELD_DOWN1 + step), (uint64_t)down, 0);
+	w = field_add(d, w, (enum field)(FIELD_UP1 + step), up, 0);
+	if (low == TOURNEY_FLOAT_DOWN)
+		w = field_add(d, w, (enum field)(FIELD_DOWN1_SCORES + step), 1, low_shift);
+	if (high == TOURNEY_FLOAT_DOWN)
+		w = field_add(d, w, (enum field)(FIELD_DOWN1_SCORES + step), 1, high_shift);
+	if (up)
+		w = field_add(d, w, (enum field)(FIELD_UP1_SCORES + step), 1, high_shift);
+	return w;
+}
+
+/*
  * Weight of the edge between sorted players h < l in state e under the
  * bracket's layout.  Pairs whose lower player is in the bracket score the
  * pair (C5) at the higher player's score (C6); pairs into the next score
@@ -1292,32 +1315,12 @@ static weight_t edge_encode(const struct dutch *d, int h, int l, const struct ed
 		w = field_add(d, w, FIELD_COLOUR, c3, 0);
 		w = field_add(d, w, FIELD_STRONG, c4, 0);
 		bool hl = ph->score > pll->score;
-		if (d->round > 1) {
-			int down = (pll->float1 == TOURNEY_FLOAT_DOWN) +
-			    (!hl && ph->float1 == TOURNEY_FLOAT_DOWN);
-			bool up = !(hl && pll->float1 == TOURNEY_FLOAT_UP);
-			w = field_add(d, w, FIELD_DOWN1, (uint64_t)down, 0);
-			w = field_add(d, w, FIELD_UP1, up, 0);
-			if (pll->float1 == TOURNEY_FLOAT_DOWN)
-				w = field_add(d, w, FIELD_DOWN1_SCORES, 1, sh[pll->score]);
-			if (ph->float1 == TOURNEY_FLOAT_DOWN)
-				w = field_add(d, w, FIELD_DOWN1_SCORES, 1, sh[ph->score]);
-			if (up)
-				w = field_add(d, w, FIELD_UP1_SCORES, 1, sh[ph->score]);
-		}
-		if (d->round > 2) {
-			int down = (pll->float2 == TOURNEY_FLOAT_DOWN) +
-			    (!hl && ph->float2 == TOURNEY_FLOAT_DOWN);
-			bool up = !(hl && pll->float2 == TOURNEY_FLOAT_UP);
-			w = field_add(d, w, FIELD_DOWN2, (uint64_t)down, 0);
-			w = field_add(d, w, FIELD_UP2, up, 0);
-			if (pll->float2 == TOURNEY_FLOAT_DOWN)
-				w = field_add(d, w, FIELD_DOWN2_SCORES, 1, sh[pll->score]);
-			if (ph->float2 == TOURNEY_FLOAT_DOWN)
-				w = field_add(d, w, FIELD_DOWN2_SCORES, 1, sh[ph->score]);
-			if (up)
-				w = field_add(d, w, FIELD_UP2_SCORES, 1, sh[ph->score]);
-		}
+		if (d->round > 1)
+			w = float_fields(d, w, 0, hl, pll->float1, ph->float1, sh[pll->score],
+			    sh[ph->score]);
+		if (d->round > 2)
+			w = float_fields(d, w, 2, hl, pll->float2, ph->float2, sh[pll->score],
+			    sh[ph->score]);
 	}
 	return wide_add(w, wide_small(e->low));
 }
