@@ -5,6 +5,7 @@ A missing program is reported as a failure with the package to install,
 never as a skip: these tests exist to prove the GUIs work.
 """
 import os
+import select
 import shutil
 import subprocess
 import time
@@ -31,25 +32,34 @@ def need(test, *programs):
 
 
 class Display:
-    """An Xvfb server on a free display number."""
+    """An Xvfb server on a display number Xvfb picks itself (-displayfd), so
+    tests running at the same time never race for one."""
 
     def __init__(self, test, size="1024x768x24"):
         (xvfb,) = need(test, "Xvfb")
-        for n in range(90, 190):
-            if os.path.exists("/tmp/.X%d-lock" % n) or os.path.exists("/tmp/.X11-unix/X%d" % n):
-                continue
-            self.proc = subprocess.Popen([xvfb, ":%d" % n, "-screen", "0", size, "-nolisten", "tcp"],
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            self.name = ":%d" % n
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                if os.path.exists("/tmp/.X11-unix/X%d" % n):
-                    return
-                if self.proc.poll() is not None:
+        r, w = os.pipe()
+        self.proc = subprocess.Popen([xvfb, "-displayfd", str(w), "-screen", "0", size,
+                                      "-nolisten", "tcp"], pass_fds=(w,),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        number = b""
+        deadline = time.monotonic() + 15
+        try:
+            while not number.endswith(b"\n") and time.monotonic() < deadline:
+                ready, _, _ = select.select([r], [], [], 0.1)
+                if ready:
+                    chunk = os.read(r, 16)
+                    if not chunk:
+                        break
+                    number += chunk
+                elif self.proc.poll() is not None:
                     break
-                time.sleep(0.05)
+        finally:
+            os.close(r)
+        if not number.strip().isdigit():
             self.stop()
-        test.fail("Xvfb did not start on any display :90..:189")
+            test.fail("Xvfb did not start (it reported no display number)")
+        self.name = ":%d" % int(number)
 
     def env(self):
         return dict(os.environ, DISPLAY=self.name, NO_AT_BRIDGE="1")
