@@ -141,6 +141,18 @@ static int step_done(struct db *db, sqlite3_stmt *st)
 	return 0;
 }
 
+/* Ends a row loop: resets the statement; 0 when it ran to the end. */
+static int step_rows_end(struct db *db, sqlite3_stmt *st, int rc)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE) {
+		log_error("database: %s", sqlite3_errmsg(db->handle));
+		return -1;
+	}
+	return 0;
+}
+
 /* Opens the pass's transaction before its first write. */
 static int write_begin(struct db *db)
 {
@@ -431,9 +443,7 @@ static int each_pair(struct db *db, enum stmt which, int64_t id,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		fn(arg, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 1));
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return step_rows_end(db, st, rc);
 }
 
 int db_var_set(struct db *db, int64_t user_id, const char *name, const char *value)
@@ -477,9 +487,7 @@ int db_channel_each(struct db *db, int64_t user_id, void (*fn)(void *arg, int ch
 	sqlite3_bind_int64(st, 1, user_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		fn(arg, sqlite3_column_int(st, 0));
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return step_rows_end(db, st, rc);
 }
 
 int db_news_add(struct db *db, int64_t when, const char *title)
@@ -503,9 +511,7 @@ int db_news_each(struct db *db, int limit,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		fn(arg, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
 		    (const char *)sqlite3_column_text(st, 2));
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return step_rows_end(db, st, rc);
 }
 
 /* Binds text, or NULL for an empty string. */
@@ -658,13 +664,12 @@ int db_game_moves(struct db *db, int64_t id, void (*fn)(void *arg, const struct 
 		m.clock_ms = sqlite3_column_int64(st, 4);
 		fn(arg, &m);
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return step_rows_end(db, st, rc);
 }
 
 /* Steps a prepared game query, handing each row to fn. */
-static int each_game(sqlite3_stmt *st, void (*fn)(void *arg, const struct db_game *g), void *arg)
+static int each_game(struct db *db, sqlite3_stmt *st,
+    void (*fn)(void *arg, const struct db_game *g), void *arg)
 {
 	struct db_game g;
 	int rc;
@@ -673,9 +678,7 @@ static int each_game(sqlite3_stmt *st, void (*fn)(void *arg, const struct db_gam
 		read_game(st, &g);
 		fn(arg, &g);
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return step_rows_end(db, st, rc);
 }
 
 int db_games_with_status(struct db *db, const char *status,
@@ -684,7 +687,7 @@ int db_games_with_status(struct db *db, const char *status,
 	sqlite3_stmt *st = db->stmt[ST_GAMES_STATUS];
 
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
-	return each_game(st, fn, arg);
+	return each_game(db, st, fn, arg);
 }
 
 int db_games_of(struct db *db, const char *name, const char *status, int limit,
@@ -696,7 +699,7 @@ int db_games_of(struct db *db, const char *name, const char *status, int limit,
 	sqlite3_bind_int(st, 2, limit);
 	if (status)
 		sqlite3_bind_text(st, 3, status, -1, SQLITE_STATIC);
-	return each_game(st, fn, arg);
+	return each_game(db, st, fn, arg);
 }
 
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out)
@@ -743,17 +746,6 @@ int db_rating_put(struct db *db, int64_t user_id, const char *category, const st
 /* --- tournaments (issue 7) --- */
 
 /* Steps a prepared read, resetting it; -1 on an error. */
-static int step_rows_end(struct db *db, sqlite3_stmt *st, int rc)
-{
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE) {
-		log_error("database: %s", sqlite3_errmsg(db->handle));
-		return -1;
-	}
-	return 0;
-}
-
 int64_t db_tourney_insert(struct db *db, const struct db_tourney *t)
 {
 	sqlite3_stmt *st = db->stmt[ST_TOURNEY_INSERT];
