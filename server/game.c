@@ -48,6 +48,7 @@ struct game {
 	int last_dpp;			/* file of a double pawn push just made, or -1 */
 	int64_t turn_started_ms;	/* when the side to move started thinking */
 	int64_t paused_elapsed_ms;	/* while paused: time already used this turn */
+	int64_t shown_at_ms;		/* during a broadcast: the instant its clocks show */
 	bool paused;
 	int64_t grace_until_ms;		/* a player is away until this (0: nobody) */
 	bool grace_over;		/* the opponent may now claim, adjourn or abort */
@@ -240,7 +241,7 @@ static int64_t elapsed_ms(const struct game *g)
 {
 	if (g->paused || g->over)
 		return g->paused_elapsed_ms;
-	return server_now_ms(g->srv) - g->turn_started_ms;
+	return (g->shown_at_ms ? g->shown_at_ms : server_now_ms(g->srv)) - g->turn_started_ms;
 }
 
 int64_t game_clock_ms(const struct game *g, enum color c)
@@ -318,6 +319,8 @@ static void broadcast_board(struct game *g)
 	char lines[2][2][FICS_LINE_MAX];
 	bool made[2][2] = { { false, false }, { false, false } };
 
+	/* Everyone sees the clocks of one instant, however long the sending takes. */
+	g->shown_at_ms = server_now_ms(g->srv);
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])
 			send_board(g, g->players[c], relation_of(g, (enum color)c));
@@ -334,6 +337,7 @@ static void broadcast_board(struct game *g)
 		}
 		session_notify(o, "%s", lines[ms][flip]);
 	}
+	g->shown_at_ms = 0;
 	stamp_turn(g);
 }
 
