@@ -57,17 +57,18 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "black_clock) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
 	[ST_GAME_MOVE] = "INSERT OR REPLACE INTO moves (game_id, ply, uci, san, time_ms, clock_ms) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[ST_GAME_CLOCKS] = "UPDATE games SET white_clock = ?2, black_clock = ?3 WHERE id = ?1",
+	[ST_GAME_CLOCKS] = "UPDATE games SET white_clock = ?2, black_clock = ?3, clock_ply = ?4 "
+	    "WHERE id = ?1",
 	[ST_GAME_TRUNCATE] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
 	[ST_GAME_UPDATE] = "UPDATE games SET status = ?2, result = ?3, reason = ?4, termination = ?5, "
-	    "ended = ?6, white_clock = ?7, black_clock = ?8 WHERE id = ?1",
-	[ST_GAME_LOAD] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE id = ?1",
+	    "ended = ?6, white_clock = ?7, black_clock = ?8, clock_ply = ?9 WHERE id = ?1",
+	[ST_GAME_LOAD] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE id = ?1",
 	[ST_GAME_MOVES] = "SELECT ply, uci, san, time_ms, clock_ms FROM moves WHERE game_id = ?1 "
 	    "ORDER BY ply",
-	[ST_GAMES_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE status = ?1 ORDER BY id",
-	[ST_GAMES_OF] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	[ST_GAMES_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE status = ?1 ORDER BY id",
+	[ST_GAMES_OF] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) ORDER BY id DESC LIMIT ?2",
-	[ST_GAMES_OF_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	[ST_GAMES_OF_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
 	[ST_RATING_GET] = "SELECT rating, rd, volatility, wins, losses, draws FROM ratings "
 	    "WHERE user_id = ?1 AND category = ?2",
@@ -552,6 +553,7 @@ static void read_game(sqlite3_stmt *st, struct db_game *g)
 	copy_column(st, 16, g->termination, sizeof g->termination);
 	copy_column(st, 17, g->white_clock, sizeof g->white_clock);
 	copy_column(st, 18, g->black_clock, sizeof g->black_clock);
+	g->clock_ply = sqlite3_column_int(st, 19);
 }
 
 int64_t db_game_insert(struct db *db, const struct db_game *g)
@@ -581,8 +583,7 @@ int64_t db_game_insert(struct db *db, const struct db_game *g)
 	return sqlite3_last_insert_rowid(db->handle);
 }
 
-int db_game_move(struct db *db, int64_t id, const struct db_move *m, const char *white_clock,
-    const char *black_clock)
+int db_game_move(struct db *db, int64_t id, const struct db_move *m)
 {
 	sqlite3_stmt *st = db->stmt[ST_GAME_MOVE];
 
@@ -594,12 +595,20 @@ int db_game_move(struct db *db, int64_t id, const struct db_move *m, const char 
 	sqlite3_bind_text(st, 4, m->san, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, m->time_ms);
 	sqlite3_bind_int64(st, 6, m->clock_ms);
-	if (step_done(db, st) < 0)
+	return step_done(db, st);
+}
+
+int db_game_clocks(struct db *db, int64_t id, const char *white_clock, const char *black_clock,
+    int ply)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_CLOCKS];
+
+	if (write_begin(db) < 0)
 		return -1;
-	st = db->stmt[ST_GAME_CLOCKS];
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_text(st, 2, white_clock, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, black_clock, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, ply);
 	return step_done(db, st);
 }
 
@@ -629,6 +638,7 @@ int db_game_update(struct db *db, const struct db_game *g)
 		sqlite3_bind_int64(st, 6, g->ended);
 	bind_text_or_null(st, 7, g->white_clock);
 	bind_text_or_null(st, 8, g->black_clock);
+	sqlite3_bind_int(st, 9, g->clock_ply);
 	return step_done(db, st);
 }
 

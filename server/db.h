@@ -77,6 +77,7 @@ struct db_game {
 	char reason[96];
 	char termination[32];
 	char white_clock[48], black_clock[48];
+	int clock_ply;			/* the clocks as they stood after this ply */
 };
 
 struct db_move {
@@ -93,9 +94,14 @@ struct db_rating {
 
 /* Inserts a new game (g->id ignored); returns its id, or -1. */
 int64_t db_game_insert(struct db *db, const struct db_game *g);
-/* Appends one move and the clocks as they stand after it. */
-int db_game_move(struct db *db, int64_t id, const struct db_move *m, const char *white_clock,
-    const char *black_clock);
+/*
+ * Appends one move.  The game's clocks are not rewritten: its time_ms
+ * brings the last saved clocks up to date (db_game.clock_ply).
+ */
+int db_game_move(struct db *db, int64_t id, const struct db_move *m);
+/* Saves both clocks as they stand after ply. */
+int db_game_clocks(struct db *db, int64_t id, const char *white_clock, const char *black_clock,
+    int ply);
 /* Drops moves after ply `keep` (a takeback). */
 int db_game_truncate(struct db *db, int64_t id, int keep);
 /* Sets status, result, reason, termination, end time and clocks. */

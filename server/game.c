@@ -268,6 +268,18 @@ static bool clock_restore(struct clock_side *c, const char *text)
 	    &c->period_moves) == 4 && (c->remaining_ms = remaining, true);
 }
 
+/* Saves both clocks as they stand now, for moves to be replayed onto. */
+static void save_clocks(struct game *g)
+{
+	char clk[COLOR_NB][48];
+
+	for (int c = WHITE; c <= BLACK; c++)
+		clock_save(&g->clocks[c], clk[c], sizeof clk[c]);
+	if (db_game_clocks(server_db(g->srv), g->id, clk[WHITE], clk[BLACK],
+	    position_ply_count(g->pos)) < 0)
+		log_error("game %d: could not save the clocks", g->number);
+}
+
 /* --- output --- */
 
 /*
@@ -515,6 +527,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 struct replay {
 	struct game *g;
 	bool ok;
+	int clock_ply;			/* the saved clocks stood after this ply */
 };
 
 static void replay_move(void *arg, const struct db_move *m)
@@ -533,6 +546,9 @@ static void replay_move(void *arg, const struct db_move *m)
 	const struct board *b = position_board(g->pos);
 	g->last_dpp = piece_type_of(b->squares[move_from(mv)]) == PAWN &&
 	    (move_from(mv) ^ move_to(mv)) == 16 ? square_file(move_from(mv)) : -1;
+	/* Moves after the saved clocks bring them up to date, as when they were made. */
+	if (m->ply > r->clock_ply && !clock_untimed(&g->tc))
+		clock_side_move(&g->tc, &g->clocks[b->side], m->time_ms);
 	position_play(g->pos, mv, SAN_ENGLISH, NULL);
 	struct game_ply *p = &g->plies[ply];
 	snprintf(p->san, sizeof p->san, "%s", m->san);
@@ -584,11 +600,11 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	if (db_game_tourney(server_db(srv), id, &g->tourney_id, &g->tourney_round,
 	    &g->tourney_board) < 0)
 		g->tourney_id = 0;
-	struct replay r = { g, true };
+	struct replay r = { g, true, row.clock_ply };
 	if (!(g->pos = position_new(row.start_fen[0] ? row.start_fen : NULL, err, errlen)) ||
-	    db_game_moves(server_db(srv), id, replay_move, &r) < 0 || !r.ok ||
 	    !clock_restore(&g->clocks[WHITE], row.white_clock) ||
-	    !clock_restore(&g->clocks[BLACK], row.black_clock)) {
+	    !clock_restore(&g->clocks[BLACK], row.black_clock) ||
+	    db_game_moves(server_db(srv), id, replay_move, &r) < 0 || !r.ok) {
 		if (g->pos)
 			snprintf(err, errlen, "The stored game is damaged and cannot be resumed.");
 		game_free(g);
@@ -602,6 +618,9 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	snprintf(row.status, sizeof row.status, "active");
 	row.reason[0] = row.termination[0] = '\0';
 	snprintf(row.result, sizeof row.result, "*");
+	clock_save(&g->clocks[WHITE], row.white_clock, sizeof row.white_clock);
+	clock_save(&g->clocks[BLACK], row.black_clock, sizeof row.black_clock);
+	row.clock_ply = position_ply_count(g->pos);
 	db_game_update(server_db(srv), &row);
 	session_set_game(white, g);
 	session_set_game(black, g);
@@ -800,6 +819,7 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 		row.ended = (int64_t)time(NULL);
 		clock_save(&g->clocks[WHITE], row.white_clock, sizeof row.white_clock);
 		clock_save(&g->clocks[BLACK], row.black_clock, sizeof row.black_clock);
+		row.clock_ply = position_ply_count(g->pos);
 		db_game_update(server_db(g->srv), &row);
 	}
 	/* Each player gets the end line and what it did to their rating together. */
@@ -878,7 +898,7 @@ static int player_color(struct game *g, struct session *s)
 
 void game_move(struct game *g, struct session *s, const char *text)
 {
-	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX], wclk[48], bclk[48];
+	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX];
 	move m;
 	int ci = player_color(g, s);
 
@@ -947,12 +967,10 @@ void game_move(struct game *g, struct session *s, const char *text)
 	/* Moving answers the opponent's offers with a no. */
 	g->offers[color_other(c)] = 0;
 
-	clock_save(&g->clocks[WHITE], wclk, sizeof wclk);
-	clock_save(&g->clocks[BLACK], bclk, sizeof bclk);
 	struct db_move row = { .ply = ply + 1, .time_ms = p->time_ms, .clock_ms = p->clock_ms };
 	snprintf(row.uci, sizeof row.uci, "%s", uci);
 	snprintf(row.san, sizeof row.san, "%s", san);
-	if (db_game_move(server_db(g->srv), g->id, &row, wclk, bclk) < 0)
+	if (db_game_move(server_db(g->srv), g->id, &row) < 0)
 		log_error("game %d: could not save move %d", g->number, ply + 1);
 
 	broadcast_board(g);
@@ -1105,6 +1123,8 @@ static void take_back(struct game *g, int n)
 	position_undo(g->pos, n);
 	plies -= n;
 	db_game_truncate(server_db(g->srv), g->id, plies);
+	/* The clocks are not taken back: replaying what is left would not give them. */
+	save_clocks(g);
 	/* The last move's verbose form and double-push file, from the board before it. */
 	g->last_dpp = -1;
 	strcpy(g->last_verbose, "none");

@@ -9,9 +9,12 @@ directory, and then:
     the one move in flight when the server died may be missing or present,
   - chess.db's moves table says the same,
   - "resume" by both players continues it ("Continuing" lines, the same
-    board, "moves" lists the same moves),
+    board, "moves" lists the same moves) with both clocks as the last
+    acknowledged board showed them (the clocks are saved only at takebacks
+    and game ends; the moves' times bring them up to date),
 and the game goes on to the next kill.  Several rounds with different kill
-timings (a timer at a random delay, or right after a move was sent).
+timings (a timer at a random delay, or right after a move was sent); every
+third round starts with a takeback, whose clocks the moves cannot give.
 
 The random seed is printed; set CHESSD_DURABILITY_SEED to replay one.
 """
@@ -83,6 +86,16 @@ class DurabilityTest(GamesTestCase):
                 best = max(best, ply_of(d))
         return best
 
+    def board_at(self, clients, ply):
+        """The last board either client was shown for ply, or None."""
+        found = None
+        for c in clients:
+            for m in re.finditer(rb"<12> ([^\n\r]*)\n\r", c.seen):
+                d = parse12(m.group(1))
+                if ply_of(d) == ply:
+                    found = d
+        return found
+
     def wait_board(self, c, ply, timeout=GT):
         deadline = time.monotonic() + timeout
         while True:
@@ -101,6 +114,7 @@ class DurabilityTest(GamesTestCase):
         self.expect_line(b, re.escape("alice would like to resume your adjourned game."))
         b.send_line("resume alice")
         n = None
+        boards = []
         fen, _ = status(moves)
         placement = fen.split()[0]
         for c in (a, b):
@@ -112,7 +126,8 @@ class DurabilityTest(GamesTestCase):
             self.assertEqual(ply_of(d), len(moves), d["raw"])
             from games_harness import board_fen_part
             self.assertEqual(board_fen_part(d), placement, d["raw"])
-        return n
+            boards.append(d)
+        return n, boards
 
     def server_moves(self, c):
         out = self.cmd(c, "moves").decode().replace("\r", "")
@@ -121,6 +136,25 @@ class DurabilityTest(GamesTestCase):
         for m in re.finditer(r"(?m)^ *\d+\.  (\S+) +\(\S+\)(?: +(\S+) +\(\S+\))?", body):
             sans += [x for x in m.groups() if x]
         return sans
+
+    def takeback_one(self, a, b, moves):
+        """Two moves, the second taken back by agreement; the clocks stay as
+        they were (FICS does not give the time back)."""
+        for _ in range(2):
+            mover = a if len(moves) % 2 == 0 else b
+            mv = self.pick_move(moves)
+            time.sleep(0.05)        # so that the move visibly costs time
+            mover.send_line(mv)
+            self.wait_board(mover, len(moves) + 1)
+            moves.append(mv)
+        asker, other = (b, a) if len(moves) % 2 == 0 else (a, b)
+        self.assertIn(b"Takeback request sent.", self.cmd(asker, "takeback 1"))
+        self.expect_line(other, re.escape('%s would like to take back 1 half move(s); type "takeback 1" '
+                                             'to accept.' % asker.name))
+        other.send_line("takeback 1")
+        moves.pop()
+        self.wait_board(other, len(moves))
+        self.wait_board(asker, len(moves))
 
     def test_kill_restart_rounds(self):
         srv = self.new_server(config=dict(FAST), tls=False)
@@ -133,6 +167,8 @@ class DurabilityTest(GamesTestCase):
         game_id = None
         for rnd in range(ROUNDS):
             mode = ("timer", "after-send")[rnd % 2]
+            if rnd % 3 == 2:
+                self.takeback_one(a, b, moves)
             inflight = None
             kill_at_ply = len(moves) + self.rng.randrange(1, 12)
             delay = self.rng.uniform(0.05, 1.2)
@@ -169,6 +205,7 @@ class DurabilityTest(GamesTestCase):
                 except OSError:
                     pass
             acked_plies = self.seen_plies([a, b], game_no)
+            old_clients = (a, b)
             if acked_plies == len(moves) + 1 and inflight:
                 moves.append(inflight)      # the opponent saw it, the mover did not
                 inflight = None
@@ -202,7 +239,17 @@ class DurabilityTest(GamesTestCase):
             self.assertIn(b"Stored games for alice:", out)
             self.assertRegex(out, rb" 1: W bob +Y +\[ su 60   0\]")
             self.assertRegex(self.cmd(b, "stored"), rb" 1: B alice +Y +\[ su 60   0\]")
-            game_no = self.resume(a, b, moves)
+            game_no, boards = self.resume(a, b, moves)
+            shown = self.board_at(old_clients, len(moves))
+            if shown:
+                # The mover's clock as the move left it; the side to move's as
+                # its turn began (both boards shown a moment after it began).
+                moved = "bclock" if shown["side"] == "W" else "wclock"
+                to_move = "wclock" if moved == "bclock" else "bclock"
+                for d in boards:
+                    self.assertEqual(d[moved], shown[moved], (d["raw"], shown["raw"]))
+                    self.assertLessEqual(abs(d[to_move] - shown[to_move]), 50,
+                                         (d["raw"], shown["raw"]))
             self.assertEqual(self.server_moves(a), [m[2] for m in dbmoves])
             self.assertEqual(self.server_moves(b), [m[2] for m in dbmoves])
             self.assertIn(b"alice has no adjourned games.", self.cmd(a, "stored"))
@@ -217,6 +264,40 @@ class DurabilityTest(GamesTestCase):
         _, row, dbmoves = self.db_state(srv, game_id)
         self.assertEqual(row, ("finished", "alice resigns"))
         self.assertEqual([m[1] for m in dbmoves], moves)
+
+    def test_game_adjourned_before_clock_ply(self):
+        """A game adjourned by a chessd that saved the clocks with every move
+        (schema version 4) resumes with those clocks: migration 0005 marks
+        them as standing after the last move, so no move's time counts twice."""
+        srv = self.new_server(config=dict(FAST), tls=False)
+        os.makedirs(srv.data_dir, exist_ok=True)
+        sql_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "sql")
+        con = sqlite3.connect(srv.db_path)
+        for name in sorted(os.listdir(sql_dir)):
+            if name.endswith(".sql") and int(name[:4]) <= 4:
+                with open(os.path.join(sql_dir, name)) as f:
+                    con.executescript(f.read())
+        con.execute("PRAGMA user_version = 4")
+        con.execute("INSERT INTO games (id, white, black, white_rating, black_rating, rated, "
+                    "category, time_control, started, status, reason, white_clock, black_clock) "
+                    "VALUES (7, 'alice', 'bob', '----', '----', 0, 'standard', '60+0', 0, "
+                    "'adjourned', 'Game adjourned when the server stopped', '3595000:1:0:1', "
+                    "'3590000:1:0:1')")
+        con.executemany("INSERT INTO moves VALUES (7, ?, ?, ?, ?, ?)",
+                        [(1, "e2e4", "e4", 5000, 3595000), (2, "e7e5", "e5", 10000, 3590000)])
+        con.commit()
+        con.close()
+        srv.useradd("alice", "apass1")      # migrates the database
+        srv.useradd("bob", "bpass1")
+        con = sqlite3.connect(srv.db_path)
+        self.assertEqual(con.execute("SELECT clock_ply FROM games WHERE id = 7").fetchone(), (2,))
+        con.close()
+        srv.start()
+        a, b = self.login_both(srv)
+        _, boards = self.resume(a, b, ["e2e4", "e7e5"])
+        for d in boards:
+            self.assertEqual(d["bclock"], 3590000, d["raw"])
+            self.assertLessEqual(abs(d["wclock"] - 3595000), 50, d["raw"])
 
 
 if __name__ == "__main__":
