@@ -43,6 +43,7 @@ void config_defaults(struct config *c)
 		.accept_pause_ms = LIMIT_ACCEPT_PAUSE_MS,
 		.reconnect_grace_ms = LIMIT_RECONNECT_GRACE_MS,
 		.tourney_forfeit_ms = LIMIT_TOURNEY_FORFEIT_MS,
+		.wal_checkpoint_pages = LIMIT_WAL_CHECKPOINT_PAGES,
 	};
 }
 
@@ -83,6 +84,7 @@ static const struct int_key {
 	LIMIT_KEY(accept_pause_ms, 1, 600000),
 	LIMIT_KEY(reconnect_grace_ms, 0, 3600000),
 	LIMIT_KEY(tourney_forfeit_ms, 0, 86400000),
+	LIMIT_KEY(wal_checkpoint_pages, 1, 1000000),
 #undef LIMIT_KEY
 };
 

@@ -23,6 +23,7 @@ struct limits {
 	int accept_pause_ms;
 	int reconnect_grace_ms;
 	int tourney_forfeit_ms;
+	int wal_checkpoint_pages;
 };
 
 struct config {

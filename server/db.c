@@ -112,6 +112,8 @@ struct db {
 	sqlite3 *handle;
 	sqlite3_stmt *stmt[ST_COUNT];
 	bool in_transaction;
+	void (*wal_grew)(void *arg, int pages);
+	void *wal_arg;
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -294,6 +296,24 @@ int db_commit(struct db *db)
 	}
 	db->in_transaction = false;
 	return 0;
+}
+
+static int wal_hook(void *arg, sqlite3 *handle, const char *name, int pages)
+{
+	struct db *db = arg;
+
+	(void)handle;
+	(void)name;
+	db->wal_grew(db->wal_arg, pages);
+	return SQLITE_OK;
+}
+
+void db_watch_wal(struct db *db, void (*grew)(void *arg, int pages), void *arg)
+{
+	db->wal_grew = grew;
+	db->wal_arg = arg;
+	/* Our hook replaces SQLite's automatic checkpoint. */
+	sqlite3_wal_hook(db->handle, wal_hook, db);
 }
 
 int db_set_deferred_sync(struct db *db, bool deferred)

@@ -30,6 +30,9 @@ void db_close(struct db *db);
 /* Lets commits skip their fsync (synchronous=NORMAL): the caller then makes
  * the WAL durable itself (see syncer.h) before acknowledging anything. */
 int db_set_deferred_sync(struct db *db, bool deferred);
+/* After each commit grew the WAL, grew(arg, pages in it); SQLite's own
+ * checkpoints are off from then on: the caller must run them. */
+void db_watch_wal(struct db *db, void (*grew)(void *arg, int pages), void *arg);
 /* Commits the open transaction, if any.  A failure here is fatal to the caller. */
 int db_commit(struct db *db);
 /* Whether writes are waiting for db_commit(). */

@@ -48,5 +48,8 @@
 #define LIMIT_TOURNEY_FORFEIT_MS (5 * 60 * 1000)
 /* Tournaments not yet finished that one (non-admin) director may have. */
 #define LIMIT_TOURNEYS_PER_DIRECTOR 2
+/* Pages the database log (WAL) may hold before the syncer thread copies
+ * them into the database, where the loop would otherwise stop to do it. */
+#define LIMIT_WAL_CHECKPOINT_PAGES 1000
 
 #endif

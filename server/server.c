@@ -390,6 +390,14 @@ static void pass_end(struct server *srv)
 }
 
 /* The syncer's report: send everything held for commits now on disk. */
+static void wal_grew(void *arg, int pages)
+{
+	struct server *srv = arg;
+
+	if (pages >= srv->cfg->limits.wal_checkpoint_pages)
+		syncer_checkpoint(srv->syncer);
+}
+
 static void durable(void *arg, uint64_t seq)
 {
 	struct server *srv = arg;
@@ -663,12 +671,14 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		goto fail;
 	}
 	/* Flush the WAL on a thread; without one, every commit flushes in the loop. */
-	snprintf(path, sizeof path, "%s/chess.db-wal", cfg->data_dir);
+	snprintf(path, sizeof path, "%s/chess.db", cfg->data_dir);
 	if ((srv->syncer = syncer_new(srv->base, path, durable, srv)) &&
 	    db_set_deferred_sync(srv->db, true) < 0) {
 		syncer_free(srv->syncer);
 		srv->syncer = NULL;
 	}
+	if (srv->syncer)
+		db_watch_wal(srv->db, wal_grew, srv);
 	if (!(srv->games = games_new(srv)) || !(srv->offers = offers_new(srv)) ||
 	    games_adjourn_orphans(srv) < 0) {
 		snprintf(err, errlen, "cannot set up games");
