@@ -48,7 +48,7 @@ struct game {
 	int last_dpp;			/* file of a double pawn push just made, or -1 */
 	int64_t turn_started_ms;	/* when the side to move started thinking */
 	int64_t paused_elapsed_ms;	/* while paused: time already used this turn */
-	int64_t shown_at_ms;		/* during a broadcast: the instant its clocks show */
+	int64_t shown_at_ms;		/* while a turn's first boards go out: its start */
 	bool paused;
 	int64_t grace_until_ms;		/* a player is away until this (0: nobody) */
 	bool grace_over;		/* the opponent may now claim, adjourn or abort */
@@ -331,8 +331,8 @@ static void broadcast_board(struct game *g)
 	char lines[2][2][FICS_LINE_MAX];
 	bool made[2][2] = { { false, false }, { false, false } };
 
-	/* Everyone sees the clocks of one instant, however long the sending takes. */
-	g->shown_at_ms = server_now_ms(g->srv);
+	/* Sent as a turn begins: everyone sees the clocks as it began. */
+	g->shown_at_ms = g->turn_started_ms;
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])
 			send_board(g, g->players[c], relation_of(g, (enum color)c));
@@ -516,8 +516,10 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 		session_set_last_terms(g->players[c], &t);
 	}
 	g->turn_started_ms = server_now_ms(srv);
+	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, false);
 	server_each_session(srv, follow_start, g);
+	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) started: %s vs %s", g->number, (long long)g->id, g->names[WHITE],
 	    g->names[BLACK]);
@@ -627,7 +629,9 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	offers_drop_session(server_offers(srv), white);
 	offers_drop_session(server_offers(srv), black);
 	g->turn_started_ms = server_now_ms(srv);
+	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, true);
+	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) resumed: %s vs %s", g->number, (long long)id, g->names[WHITE],
 	    g->names[BLACK]);
