@@ -389,7 +389,7 @@ static void pass_end(struct server *srv)
 		srv->done = true;
 }
 
-/* The syncer's report: send everything held for commits now on disk. */
+/* SQLite's report after a commit: past the limit, the syncer copies the WAL. */
 static void wal_grew(void *arg, int pages)
 {
 	struct server *srv = arg;
@@ -398,6 +398,7 @@ static void wal_grew(void *arg, int pages)
 		syncer_checkpoint(srv->syncer);
 }
 
+/* The syncer's report: send everything held for commits now on disk. */
 static void durable(void *arg, uint64_t seq)
 {
 	struct server *srv = arg;

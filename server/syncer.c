@@ -24,7 +24,7 @@ struct syncer {
 	uint64_t flushed;		/* newest commit known durable (worker side) */
 	uint64_t reported;		/* newest commit reported to the loop */
 	bool stopping, failed;
-	bool threads_made, worker_running, copier_running;
+	bool locks_made, worker_running, copier_running;
 	int notify[2];			/* worker -> loop */
 	struct event *ev;
 	void (*durable)(void *arg, uint64_t seq);
@@ -136,7 +136,7 @@ struct syncer *syncer_new(struct event_base *base, const char *db_path,
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->wake, NULL);
 	pthread_cond_init(&s->copy_wake, NULL);
-	s->threads_made = true;
+	s->locks_made = true;
 	s->ev = event_new(base, s->notify[0], EV_READ | EV_PERSIST, on_flushed, s);
 	if (!s->ev || event_add(s->ev, NULL) < 0) {
 		syncer_free(s);
@@ -194,7 +194,7 @@ void syncer_free(struct syncer *s)
 {
 	if (!s)
 		return;
-	if (s->threads_made) {
+	if (s->locks_made) {
 		pthread_mutex_lock(&s->lock);
 		s->stopping = true;
 		pthread_cond_signal(&s->wake);
