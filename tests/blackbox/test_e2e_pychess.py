@@ -11,7 +11,8 @@ the child reports what pychess's objects saw on stdout ("connected",
 a transcript of every line pychess sent and every byte it got (after its
 timeseal layer), kept on failure for diagnosis.
 
-Guests log in with and without timeseal (pychess's default is on).  The
+Guests log in with and without timeseal (pychess's default is on), and an
+account plays a rated game to a checkmate that moves both ratings.  The
 timeseal cases fail against a server with no timeseal decoder: pychess's
 lines are then garbage to it and the login never completes.
 
@@ -42,7 +43,7 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # The child: pychess's connection, driven from stdin.
 # --------------------------------------------------------------------------
 
-def driver(port, timeseal, transcript_path):
+def driver(port, timeseal, transcript_path, user="guest", password=""):
     import asyncio
     import builtins
 
@@ -82,7 +83,7 @@ def driver(port, timeseal, transcript_path):
         return cooked
     TimeSeal.ICSStreamReaderProtocol.cook_some = cook_some
 
-    conn = FICSMainConnection("127.0.0.1", [port], timeseal, "guest", "")
+    conn = FICSMainConnection("127.0.0.1", [port], timeseal, user, password)
     games = {}
 
     async def follow_moves(game, kind):
@@ -177,13 +178,13 @@ LS = rb"(?:\A|\n\r|fics% )"
 class Pychess:
     """The pychess child process."""
 
-    def __init__(self, test, port, timeseal):
+    def __init__(self, test, port, timeseal, account=("guest", "")):
         self.test = test
-        self.transcript = os.path.join(test.workdir, "pychess-%s.log" %
-                                       ("timeseal" if timeseal else "plain"))
+        self.transcript = os.path.join(test.workdir, "pychess-%s-%s.log" %
+                                       (account[0], "timeseal" if timeseal else "plain"))
         self.proc = subprocess.Popen(
             [SYSTEM_PYTHON, os.path.abspath(__file__), "--driver", str(port),
-             "1" if timeseal else "0", self.transcript],
+             "1" if timeseal else "0", self.transcript, account[0], account[1]],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=dict(os.environ, DISPLAY="", NO_AT_BRIDGE="1"))
         self.events = queue.Queue()
@@ -299,8 +300,8 @@ class PychessTest(H.ChessdTestCase):
                 except OSError:
                     pass
 
-    def pychess(self, timeseal):
-        p = Pychess(self, self.srv.port, timeseal)
+    def pychess(self, timeseal, account=("guest", "")):
+        p = Pychess(self, self.srv.port, timeseal, account)
         self.kids.append(p)
         return p
 
@@ -401,6 +402,41 @@ class PychessTest(H.ChessdTestCase):
         self.assertNotIn("Command not found", text.split(">>> 'iset block 1'")[0])
         self.assertNotRegex(text, r"\\x029: Command not found")
 
+    def test_registered_rated_game(self):
+        """pychess logged in with an account plays a rated game: the game is
+        announced rated to it, and its loss moves both players' ratings."""
+        self.srv.useradd("pyplayer", "pypass1")
+        self.srv.useradd("rival", "rpass1")
+        me = self.pychess(True, ("pyplayer", "pypass1"))
+        self.assertEqual(me.expect("connected")["name"], "pyplayer")
+        opp = self.connect(self.srv)
+        opp.login("rival", "rpass1", timeout=E2E_TIMEOUT)
+        for line in ("style 12", "iset ms 1"):
+            opp.send_line(line)
+            opp.expect_prompt(E2E_TIMEOUT)
+        opp.send_line("seek 5 0 rated black")
+        opp.expect(re.compile(rb"Your seek has been posted with index (\d+)"), E2E_TIMEOUT)
+        me.send(op="play", seek=int(opp.match.group(1)))
+        game = me.expect("game")
+        self.assertEqual((game["white"], game["black"], game["rated"]), ("pyplayer", "rival", True))
+        opp.expect(re.compile(rb"Creating: pyplayer \(----\) rival \(----\) rated blitz 5 0"),
+                   E2E_TIMEOUT)
+        for i, (uci, san) in enumerate([("f2f3", "f3"), ("e7e5", "e5"), ("g2g4", "g4")]):
+            if i % 2 == 0:
+                me.send(op="move", move=uci)
+            else:
+                opp.send_line(uci)
+            self.assertEqual(me.expect("move", game=game["game"], ply=i + 1)["move"], san)
+        opp.send_line("d8h4")       # fool's mate
+        end = me.expect("ended", game=game["game"])
+        self.assertEqual(end["result"], "0-1")
+        opp.expect(re.compile(rb"\{Game %d \(pyplayer vs\. rival\) pyplayer checkmated\} 0-1\n\r"
+                              rb"Your blitz rating: ---- -> (\d+)P" % game["game"]), E2E_TIMEOUT)
+        self.assertGreater(int(opp.match.group(1)), 1500)
+        opp.send_line("finger pyplayer")
+        opp.expect(re.compile(rb"Blitz +(\d+)P? +[\d.]+ +0 +1 +0 +1\n\r"), E2E_TIMEOUT)
+        self.assertLess(int(opp.match.group(1)), 1500)
+
     def test_timeseal_clock_uses_client_time(self):
         """Timeseal time charging, with pychess's own encoder: honest lag is
         credited, a forged stamp buys no more than the lag quota."""
@@ -486,7 +522,7 @@ class PychessTest(H.ChessdTestCase):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--driver":
-        driver(int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4])
+        driver(int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4], sys.argv[5], sys.argv[6])
         return
     H.main()
 
