@@ -1,5 +1,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "config.h"
 #include "conn.h"
@@ -239,18 +241,44 @@ static void update_reading(struct conn *c)
 		bufferevent_enable(c->bev, EV_READ);
 }
 
+/*
+ * TLS with nothing queued ahead: one SSL_write now.  libevent's SSL
+ * bufferevent would arm the write event and write on the next loop pass
+ * (two epoll_ctl calls and a pass of delay for every delivery).  If the
+ * socket is full, OpenSSL wants the same bytes offered again: they stay
+ * in src as one piece and become the whole of libevent's output, whose
+ * next SSL_write starts with them.
+ */
+static void tls_write_now(struct conn *c, struct evbuffer *src, size_t bytes)
+{
+	SSL *ssl = bufferevent_openssl_get_ssl(c->bev);
+	unsigned char *data = evbuffer_pullup(src, (ev_ssize_t)bytes);
+
+	if (!ssl || !data || bytes > INT_MAX)
+		return;
+	ERR_clear_error();
+	if (SSL_write(ssl, data, (int)bytes) > 0)
+		evbuffer_drain(src, bytes);
+	ERR_clear_error();
+}
+
 /* Moves bytes from src to the socket's output, enforcing the limits. */
 static void send_out(struct conn *c, struct evbuffer *src, size_t bytes)
 {
 	struct evbuffer *out = bufferevent_get_output(c->bev);
 
 	/*
-	 * Nothing queued ahead of it: a plain socket is written at once, and
-	 * the write event (two epoll_ctl calls) is needed only for what the
+	 * Nothing queued ahead of it: the socket is written at once, and the
+	 * write event (two epoll_ctl calls) is needed only for what the
 	 * kernel would not take.
 	 */
-	if (!c->tls && !evbuffer_get_length(out) && bytes == evbuffer_get_length(src))
-		evbuffer_write(src, bufferevent_getfd(c->bev));
+	if (!evbuffer_get_length(out) && bytes == evbuffer_get_length(src) && bytes) {
+		if (!c->tls)
+			evbuffer_write(src, bufferevent_getfd(c->bev));
+		else if (c->state == CONN_OPEN || c->state == CONN_CLOSING)
+			tls_write_now(c, src, bytes);
+	}
+	bytes = evbuffer_get_length(src) < bytes ? evbuffer_get_length(src) : bytes;
 	evbuffer_remove_buffer(src, out, bytes);
 	size_t queued = evbuffer_get_length(out);
 	if (c->state == CONN_CLOSING && !queued && !conn_holding(c)) {

@@ -390,9 +390,48 @@ class OutputLimits(LimitTestCase):
         self.assertLess(rss, 512 * 1024, "chessd uses %d kB after the spam" % rss)
 
     def test_soft_limit_pauses_without_losing_anything(self):
+        self.soft_limit_without_loss(tls=False)
+
+    def test_soft_limit_pauses_without_losing_anything_tls(self):
+        self.soft_limit_without_loss(tls=True)
+
+    def test_tls_output_past_a_full_socket(self):
+        """Over TLS a reply is written with SSL_write at once.  7.7 MB of
+        replies to a client that reads nothing at first fill the socket
+        (4 MB at most on Linux): OpenSSL must then be offered the same bytes
+        again, which libevent's output buffer does.  Every reply arrives
+        whole and in order."""
+        srv = self.start_server(config={"output_soft_bytes": 2048, "output_hard_bytes": 1 << 26,
+                                        "commands_per_sec": 100000, "command_burst": 1000})
+        c = self.guest(srv, rcvbuf=4096, tls=True)
+        reply = c.command("help")
+        n = 3000
+        data = b"help\n" * n
+        c.raw.settimeout(0.05)
+        deadline = time.monotonic() + 2.0
+        while data and time.monotonic() < deadline:
+            try:
+                data = data[c.raw.send(data[:4096]):]
+            except socket.timeout:
+                pass
+        deadline = time.monotonic() + 60
+        while data:
+            self.assertLess(time.monotonic(), deadline)
+            c._recv(0.01)
+            c.raw.settimeout(0.01)
+            try:
+                data = data[c.raw.send(data[:4096]):]
+            except socket.timeout:
+                pass
+        for i in range(n):
+            self.assertEqual(c.expect_prompt(timeout=30), reply,
+                             "reply %d" % i)
+        self.assertNotIn("hard limit", srv.log())
+
+    def soft_limit_without_loss(self, tls):
         srv = self.start_server(config={"output_soft_bytes": 2048, "output_hard_bytes": 1 << 24,
                                         "commands_per_sec": 100000, "command_burst": 1000})
-        c = self.guest(srv, rcvbuf=4096)
+        c = self.guest(srv, rcvbuf=4096, tls=tls)
         other = self.guest(srv)
         n = 20000
         data = b"".join(b"alias k%d\n" % i for i in range(n))
