@@ -77,13 +77,14 @@ class DurabilityTest(GamesTestCase):
         return game_id, st, mv
 
     def seen_plies(self, clients, game_no):
-        """The highest ply either client was shown a board for (any game
-        number: only one game is ever live for these two)."""
+        """The plies acknowledged: the ply of the last board either client
+        was shown (any game number: only one game is ever live for these
+        two).  The last, not the highest: a takeback goes back."""
         best = 0
         for c in clients:
-            for m in re.finditer(rb"<12> ([^\n\r]*)\n\r", c.seen):
-                d = parse12(m.group(1))
-                best = max(best, ply_of(d))
+            boards = re.findall(rb"<12> ([^\n\r]*)\n\r", c.seen)
+            if boards:
+                best = max(best, ply_of(parse12(boards[-1])))
         return best
 
     def board_at(self, clients, ply):
