@@ -76,26 +76,26 @@ class DurabilityTest(GamesTestCase):
             con.close()
         return game_id, st, mv
 
-    def seen_plies(self, clients, game_no):
-        """The plies acknowledged: the ply of the last board either client
-        was shown (any game number: only one game is ever live for these
-        two).  The last, not the highest: a takeback goes back."""
-        best = 0
+    @staticmethod
+    def last_boards(clients):
+        """The last board each client was shown.  The last, not the highest
+        ply: a takeback goes back, and an older board for a ply may show a
+        move that was taken back."""
+        out = []
         for c in clients:
             boards = re.findall(rb"<12> ([^\n\r]*)\n\r", c.seen)
             if boards:
-                best = max(best, ply_of(parse12(boards[-1])))
-        return best
+                out.append(parse12(boards[-1]))
+        return out
+
+    def seen_plies(self, clients):
+        """The plies acknowledged: the ply of the later of the clients' last
+        boards (only one game is ever live for these two)."""
+        return max([ply_of(d) for d in self.last_boards(clients)], default=0)
 
     def board_at(self, clients, ply):
-        """The last board either client was shown for ply, or None."""
-        found = None
-        for c in clients:
-            for m in re.finditer(rb"<12> ([^\n\r]*)\n\r", c.seen):
-                d = parse12(m.group(1))
-                if ply_of(d) == ply:
-                    found = d
-        return found
+        """A client's last board, if it is for ply; else None."""
+        return next((d for d in self.last_boards(clients) if ply_of(d) == ply), None)
 
     def wait_board(self, c, ply, timeout=GT):
         deadline = time.monotonic() + timeout
@@ -206,7 +206,7 @@ class DurabilityTest(GamesTestCase):
                     c.read_for(0.05)
                 except OSError:
                     pass
-            acked_plies = self.seen_plies([a, b], game_no)
+            acked_plies = self.seen_plies([a, b])
             old_clients = (a, b)
             if acked_plies == len(moves) + 1 and inflight:
                 moves.append(inflight)      # the opponent saw it, the mover did not
