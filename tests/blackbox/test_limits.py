@@ -406,14 +406,27 @@ class OutputLimits(LimitTestCase):
         c = self.guest(srv, rcvbuf=4096, tls=True)
         reply = c.command("help")
         n = 3000
-        data = b"help\n" * n
+        rest = self.send_unread(c, b"help\n" * n, 2.0)
+        self.send_reading(c, rest)
+        for i in range(n):
+            self.assertEqual(c.expect_prompt(timeout=30), reply,
+                             "reply %d" % i)
+        self.assertNotIn("hard limit", srv.log())
+
+    @staticmethod
+    def send_unread(c, data, seconds):
+        """Sends for a while without reading; returns what the server did not take."""
         c.raw.settimeout(0.05)
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + seconds
         while data and time.monotonic() < deadline:
             try:
                 data = data[c.raw.send(data[:4096]):]
             except socket.timeout:
                 pass
+        return data
+
+    def send_reading(self, c, data):
+        """Sends the rest of data, reading whatever comes meanwhile."""
         deadline = time.monotonic() + 60
         while data:
             self.assertLess(time.monotonic(), deadline)
@@ -423,10 +436,6 @@ class OutputLimits(LimitTestCase):
                 data = data[c.raw.send(data[:4096]):]
             except socket.timeout:
                 pass
-        for i in range(n):
-            self.assertEqual(c.expect_prompt(timeout=30), reply,
-                             "reply %d" % i)
-        self.assertNotIn("hard limit", srv.log())
 
     def soft_limit_without_loss(self, tls):
         srv = self.start_server(config={"output_soft_bytes": 2048, "output_hard_bytes": 1 << 24,
@@ -436,24 +445,10 @@ class OutputLimits(LimitTestCase):
         n = 20000
         data = b"".join(b"alias k%d\n" % i for i in range(n))
         # Send without reading until the server stops taking input ...
-        c.raw.settimeout(0.05)
-        deadline = time.monotonic() + 1.0
-        while data and time.monotonic() < deadline:
-            try:
-                data = data[c.raw.send(data[:4096]):]
-            except socket.timeout:
-                pass
+        data = self.send_unread(c, data, 1.0)
         self.assertIn(b"players displayed", other.command("who"))
         # ... then read, sending the rest as the server takes it.
-        deadline = time.monotonic() + 60
-        while data:
-            self.assertLess(time.monotonic(), deadline)
-            c._recv(0.01)
-            c.raw.settimeout(0.01)
-            try:
-                data = data[c.raw.send(data[:4096]):]
-            except socket.timeout:
-                pass
+        self.send_reading(c, data)
         replies = b""
         for _ in range(n):
             replies += c.expect_prompt(timeout=30)
