@@ -436,6 +436,22 @@ static int child_index(const struct blossom *m, int b, int child)
 	return -1;
 }
 
+/*
+ * Where a walk from child j of blossom b to its base starts, and which way
+ * it goes: round the side with an even number of edges.
+ */
+static int walk_start(const struct blossom *m, int b, int j, int *step, int *trick)
+{
+	if (j & 1) {
+		*step = 1;
+		*trick = 0;
+		return j - m->nchilds[b];
+	}
+	*step = -1;
+	*trick = 1;
+	return j;
+}
+
 /* Python-style index into a blossom's cyclic lists (j may be negative). */
 static int cyc(const struct blossom *m, int b, int j)
 {
@@ -459,15 +475,7 @@ static void blossom_expand(struct blossom *m, int b, bool endstage)
 	}
 	if (!endstage && m->label[b] == 2) {
 		int entry = m->in_blossom[m->edge_end[m->label_end[b] ^ 1]];
-		int j = child_index(m, b, entry), jstep, trick;
-		if (j & 1) {
-			j -= m->nchilds[b];
-			jstep = 1;
-			trick = 0;
-		} else {
-			jstep = -1;
-			trick = 1;
-		}
+		int jstep, trick, j = walk_start(m, b, child_index(m, b, entry), &jstep, &trick);
 		int p = m->label_end[b];
 		while (j != 0) {
 			m->label[m->edge_end[p ^ 1]] = 0;
@@ -529,15 +537,7 @@ static void blossom_augment_inside(struct blossom *m, int b, int v)
 		t = m->parent[t];
 	if (t >= m->nvertex)
 		blossom_augment_inside(m, t, v);
-	int i = child_index(m, b, t), j = i, jstep, trick;
-	if (i & 1) {
-		j -= m->nchilds[b];
-		jstep = 1;
-		trick = 0;
-	} else {
-		jstep = -1;
-		trick = 1;
-	}
+	int i = child_index(m, b, t), jstep, trick, j = walk_start(m, b, i, &jstep, &trick);
 	while (j != 0) {
 		j += jstep;
 		t = m->childs[b][cyc(m, b, j)];

@@ -208,26 +208,33 @@ void conn_puts(struct conn *c, const char *text)
 	conn_write(c, text, strlen(text));
 }
 
-void conn_printf(struct conn *c, const char *fmt, ...)
+void conn_vprintf(struct conn *c, const char *fmt, va_list ap)
 {
 	char small[512], *buf = small;
-	va_list ap;
+	va_list copy;
 
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
+	va_copy(copy, ap);
+	int n = vsnprintf(small, sizeof small, fmt, copy);
+	va_end(copy);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof small) {
 		if (!(buf = malloc((size_t)n + 1)))
 			return;
-		va_start(ap, fmt);
 		vsnprintf(buf, (size_t)n + 1, fmt, ap);
-		va_end(ap);
 	}
 	conn_write(c, buf, (size_t)n);
 	if (buf != small)
 		free(buf);
+}
+
+void conn_printf(struct conn *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	conn_vprintf(c, fmt, ap);
+	va_end(ap);
 }
 
 /* Pauses or resumes reading from the socket for the reasons that apply. */
@@ -278,7 +285,7 @@ static void send_out(struct conn *c, struct evbuffer *src, size_t bytes)
 		else if (c->state == CONN_OPEN || c->state == CONN_CLOSING)
 			tls_write_now(c, src, bytes);
 	}
-	bytes = evbuffer_get_length(src) < bytes ? evbuffer_get_length(src) : bytes;
+	/* What the socket did not take waits in libevent's buffer. */
 	evbuffer_remove_buffer(src, out, bytes);
 	size_t queued = evbuffer_get_length(out);
 	if (c->state == CONN_CLOSING && !queued && !conn_holding(c)) {

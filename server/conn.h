@@ -7,6 +7,7 @@
 #ifndef CHESSD_CONN_H
 #define CHESSD_CONN_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +28,7 @@ void conn_free(struct conn *c);
 void conn_write(struct conn *c, const char *text, size_t len);
 void conn_puts(struct conn *c, const char *text);
 void conn_printf(struct conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void conn_vprintf(struct conn *c, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Queues bytes as they are (telnet commands). */
 void conn_write_raw(struct conn *c, const void *data, size_t len);
 

@@ -27,6 +27,11 @@ enum stmt {
 	ST_COUNT
 };
 
+/* The columns read_game() reads, in its order. */
+#define GAME_SELECT "SELECT id, white, black, white_id, black_id, white_rating, black_rating, " \
+	"rated, category, time_control, start_fen, started, ended, status, result, reason, " \
+	"termination, white_clock, black_clock, clock_ply FROM games "
+
 static const char *const stmt_sql[ST_COUNT] = {
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
@@ -62,13 +67,13 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_TRUNCATE] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
 	[ST_GAME_UPDATE] = "UPDATE games SET status = ?2, result = ?3, reason = ?4, termination = ?5, "
 	    "ended = ?6, white_clock = ?7, black_clock = ?8, clock_ply = ?9 WHERE id = ?1",
-	[ST_GAME_LOAD] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE id = ?1",
+	[ST_GAME_LOAD] = GAME_SELECT "WHERE id = ?1",
 	[ST_GAME_MOVES] = "SELECT ply, uci, san, time_ms, clock_ms FROM moves WHERE game_id = ?1 "
 	    "ORDER BY ply",
-	[ST_GAMES_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE status = ?1 ORDER BY id",
-	[ST_GAMES_OF] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	[ST_GAMES_STATUS] = GAME_SELECT "WHERE status = ?1 ORDER BY id",
+	[ST_GAMES_OF] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) ORDER BY id DESC LIMIT ?2",
-	[ST_GAMES_OF_STATUS] = "SELECT id, white, black, white_id, black_id, white_rating, black_rating, rated, category, time_control, start_fen, started, ended, status, result, reason, termination, white_clock, black_clock, clock_ply FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
 	[ST_RATING_GET] = "SELECT rating, rd, volatility, wins, losses, draws FROM ratings "
 	    "WHERE user_id = ?1 AND category = ?2",

@@ -268,15 +268,22 @@ static bool clock_restore(struct clock_side *c, const char *text)
 	    &c->period_moves) == 4 && (c->remaining_ms = remaining, true);
 }
 
+/* The game's row gets both clocks as they stand now, and the ply they stand after. */
+static void row_clocks(const struct game *g, struct db_game *row)
+{
+	clock_save(&g->clocks[WHITE], row->white_clock, sizeof row->white_clock);
+	clock_save(&g->clocks[BLACK], row->black_clock, sizeof row->black_clock);
+	row->clock_ply = position_ply_count(g->pos);
+}
+
 /* Saves both clocks as they stand now, for moves to be replayed onto. */
 static void save_clocks(struct game *g)
 {
-	char clk[COLOR_NB][48];
+	struct db_game row;
 
-	for (int c = WHITE; c <= BLACK; c++)
-		clock_save(&g->clocks[c], clk[c], sizeof clk[c]);
-	if (db_game_clocks(server_db(g->srv), g->id, clk[WHITE], clk[BLACK],
-	    position_ply_count(g->pos)) < 0)
+	row_clocks(g, &row);
+	if (db_game_clocks(server_db(g->srv), g->id, row.white_clock, row.black_clock,
+	    row.clock_ply) < 0)
 		log_error("game %d: could not save the clocks", g->number);
 }
 
@@ -448,7 +455,6 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
     const struct game_params *p, char *err, size_t errlen)
 {
 	struct game *g = game_alloc(srv);
-	char clk[2][48];
 
 	if (!g) {
 		snprintf(err, errlen, "Out of memory.");
@@ -468,7 +474,6 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	for (int c = WHITE; c <= BLACK; c++) {
 		clock_side_init(&g->tc, &g->clocks[c]);
 		clock_lag_init(&g->lag[c], &g->tc);
-		clock_save(&g->clocks[c], clk[c], sizeof clk[c]);
 	}
 	g->started_unix = (int64_t)time(NULL);
 	struct db_game row = { .white_id = g->user_ids[WHITE], .black_id = g->user_ids[BLACK],
@@ -482,8 +487,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	if (p->fen)
 		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
 	snprintf(row.status, sizeof row.status, "active");
-	snprintf(row.white_clock, sizeof row.white_clock, "%s", clk[WHITE]);
-	snprintf(row.black_clock, sizeof row.black_clock, "%s", clk[BLACK]);
+	row_clocks(g, &row);
 	if ((g->id = db_game_insert(server_db(srv), &row)) < 0 ||
 	    (g->number = take_number(server_games(srv), g)) < 0) {
 		snprintf(err, errlen, g->id < 0 ? "The game could not be saved." :
@@ -620,9 +624,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	snprintf(row.status, sizeof row.status, "active");
 	row.reason[0] = row.termination[0] = '\0';
 	snprintf(row.result, sizeof row.result, "*");
-	clock_save(&g->clocks[WHITE], row.white_clock, sizeof row.white_clock);
-	clock_save(&g->clocks[BLACK], row.black_clock, sizeof row.black_clock);
-	row.clock_ply = position_ply_count(g->pos);
+	row_clocks(g, &row);
 	db_game_update(server_db(srv), &row);
 	session_set_game(white, g);
 	session_set_game(black, g);
@@ -821,9 +823,7 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 		snprintf(row.reason, sizeof row.reason, "%s", reason);
 		snprintf(row.termination, sizeof row.termination, "%s", termination);
 		row.ended = (int64_t)time(NULL);
-		clock_save(&g->clocks[WHITE], row.white_clock, sizeof row.white_clock);
-		clock_save(&g->clocks[BLACK], row.black_clock, sizeof row.black_clock);
-		row.clock_ply = position_ply_count(g->pos);
+		row_clocks(g, &row);
 		db_game_update(server_db(g->srv), &row);
 	}
 	/* Each player gets the end line and what it did to their rating together. */

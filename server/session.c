@@ -185,34 +185,12 @@ static void prompt(struct session *s)
 	conn_printf(s->conn, "%s ", p);
 }
 
-static void vprint(struct session *s, const char *fmt, va_list ap)
-{
-	char small[512];
-	va_list copy;
-
-	va_copy(copy, ap);
-	int n = vsnprintf(small, sizeof small, fmt, copy);
-	va_end(copy);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof small) {
-		conn_write(s->conn, small, (size_t)n);
-		return;
-	}
-	char *big = malloc((size_t)n + 1);
-	if (!big)
-		return;
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	conn_write(s->conn, big, (size_t)n);
-	free(big);
-}
-
 void session_printf(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprint(s, fmt, ap);
+	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
 }
 
@@ -225,7 +203,7 @@ void session_notify(struct session *s, const char *fmt, ...)
 	if (!s->in_command)
 		conn_puts(s->conn, "\n");
 	va_start(ap, fmt);
-	vprint(s, fmt, ap);
+	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
 	conn_puts(s->conn, "\n");
 	if (!s->in_command)
@@ -242,7 +220,7 @@ void session_error(struct session *s, const char *fmt, ...)
 	if (unsolicited)
 		conn_puts(s->conn, "\n");
 	va_start(ap, fmt);
-	vprint(s, fmt, ap);
+	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
 	conn_puts(s->conn, "\n");
 	if (unsolicited)
@@ -628,6 +606,16 @@ static void login_complete(struct session *s)
 		game_player_back(g, s);
 }
 
+/* An unregistered name: what it may do (first line), then return to enter. */
+static void confirm_unregistered(struct session *s, const char *first_line)
+{
+	s->registered = false;
+	conn_printf(s->conn, "\n%s\n"
+	    "(After logging in, do \"help register\" for more info on how to register.)\n\n"
+	    "Press return to enter the server as \"%s\":\n", first_line, s->name);
+	s->state = S_CONFIRM;
+}
+
 static void login_name(struct session *s, char *line)
 {
 	char name[64], why[160];
@@ -639,12 +627,9 @@ static void login_name(struct session *s, char *line)
 	}
 	if (!strcasecmp(name, "guest") || !strcasecmp(name, "g")) {
 		guest_name(s, s->name, sizeof s->name);
-		s->registered = false;
-		conn_printf(s->conn,
-		    "\nLogging you in as \"%s\"; you may use this name to play unrated games.\n"
-		    "(After logging in, do \"help register\" for more info on how to register.)\n\n"
-		    "Press return to enter the server as \"%s\":\n", s->name, s->name);
-		s->state = S_CONFIRM;
+		snprintf(why, sizeof why, "Logging you in as \"%s\"; you may use this name to play "
+		    "unrated games.", s->name);
+		confirm_unregistered(s, why);
 		return;
 	}
 	if (!session_valid_name(name, why, sizeof why)) {
@@ -679,12 +664,9 @@ static void login_name(struct session *s, char *line)
 	}
 	/* session_valid_name() bounded it to SESSION_NAME_MAX letters. */
 	memcpy(s->name, name, strlen(name) + 1);
-	s->registered = false;
-	conn_printf(s->conn,
-	    "\n\"%s\" is not a registered name.  You may play unrated games as a guest.\n"
-	    "(After logging in, do \"help register\" for more info on how to register.)\n\n"
-	    "Press return to enter the server as \"%s\":\n", s->name, s->name);
-	s->state = S_CONFIRM;
+	snprintf(why, sizeof why, "\"%s\" is not a registered name.  You may play unrated games "
+	    "as a guest.", s->name);
+	confirm_unregistered(s, why);
 }
 
 static void job_finished(void *arg, int result, const char *hash)
