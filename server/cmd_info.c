@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "help.h"
 #include "limit.h"
 #include "rating.h"
 #include "server.h"
@@ -33,7 +34,8 @@ static void cmd_help(struct session *s, const struct cmd_args *a)
 	if (a->argc == 0) {
 		session_printf(s, "Commands (\"help COMMAND\" for one):\n\n");
 		cmd_each(s, print_entry, s);
-		session_printf(s, "\nMore help: \"help register\", \"help channel_list\".\n");
+		session_printf(s, "\nMore help: \"help register\", \"help channel_list\", "
+		    "\"help timecontrol\", \"help tourney\".\n");
 		return;
 	}
 	const char *topic = a->argv[0];
@@ -45,17 +47,23 @@ static void cmd_help(struct session *s, const struct cmd_args *a)
 		cmd_help_channels(s);
 		return;
 	}
-	/* Tournaments (issue 7). */
 	if (!strcasecmp(topic, "tourney") || !strcasecmp(topic, "tournaments")) {
 		cmd_help_tourney(s);
 		return;
 	}
 	const struct cmd_entry *e = cmd_find(topic);
-	if (!e || ((e->flags & CMD_ADMIN) && !session_admin(s))) {
+	const struct help_topic *h = help_find(e ? e->name : topic);
+	if (e && (e->flags & CMD_ADMIN) && !session_admin(s))
+		e = NULL;
+	if (!e && !h) {
 		session_printf(s, "No help available on \"%s\".\n", topic);
 		return;
 	}
-	session_printf(s, "%s: %s\nUsage: %s\n", e->name, e->summary, e->usage);
+	if (e)
+		session_printf(s, "%s: %s\nUsage: %s\n%s", e->name, e->summary, e->usage,
+		    h ? "\n" : "");
+	if (h)
+		session_printf(s, "%s", h->text);
 }
 
 /* "1 hr 5 mins", "3 mins 2 secs", "12 secs": how FICS prints durations. */

@@ -1,0 +1,84 @@
+/*
+ * Help topics: the longer texts behind "help NAME".  A command's one-line
+ * summary and usage live in its table entry; a topic of the same name adds
+ * the detail a new user needs.  Texts only, no formatting logic.
+ */
+#include <stddef.h>
+#include <strings.h>
+
+#include "help.h"
+
+/* Shared by seek, match and the topic of its own. */
+#define TIME_CONTROLS \
+	"Time controls (for seek, match and tourney create):\n" \
+	"  5 0           FICS form: 5 minutes each, no increment\n" \
+	"  2 12          2 minutes each, 12 seconds added after every move (Fischer)\n" \
+	"  3+2           the same form written as one word\n" \
+	"  5d3           5 minutes, Bronstein delay of 3 seconds (FIDE 6.3.2)\n" \
+	"  5s3           5 minutes, simple delay of 3 seconds\n" \
+	"  40/90,30+30   40 moves in 90 minutes, then 30 minutes for the rest of\n" \
+	"                the game, 30 seconds added per move from move 1\n" \
+	"  40/120        120 minutes added every 40 moves\n" \
+	"  0.5 0         minutes may be decimals that come to whole seconds\n" \
+	"  untimed       no clock (also \"0 0\")\n" \
+	"A game is lightning below 3 minutes of minutes + 2/3 increment, blitz\n" \
+	"below 15, standard from 15.  A delay is never an increment: the clock\n" \
+	"waits the delay before it runs, and gives nothing back.\n"
+
+static const struct help_topic topics[] = {
+	{ "seek",
+	  "Posts an advertisement that anyone who fits may take with \"play N\".\n"
+	  "  seek                 your default time and inc (set time, set inc)\n"
+	  "  seek 3 0 rated       3 minutes, rated (registered players only)\n"
+	  "  seek 15 10 white     you play white\n"
+	  "  seek 5 0 1400-1800   only players rated 1400 to 1800 see it\n"
+	  "  seek 5 0 manual      you accept or decline each taker\n"
+	  "  seek 5 0 formula     only players your formula admits\n"
+	  "\"sought\" lists the seeks on offer, \"unseek\" removes yours.\n\n"
+	  TIME_CONTROLS },
+	{ "match",
+	  "Challenges one player; they \"accept\", \"decline\" or answer with terms of\n"
+	  "their own.  \"withdraw\" takes your challenge back, \"pending\" lists them.\n"
+	  "  match alice            your default time and inc\n"
+	  "  match alice 5 0 rated  5 minutes, rated\n"
+	  "  match alice 40/90,30+30 black\n"
+	  "A game with a guest is unrated.  \"rematch\" challenges your last\n"
+	  "opponent again on the same terms.\n\n"
+	  TIME_CONTROLS },
+	{ "timecontrol", TIME_CONTROLS },
+	{ "observe",
+	  "Watches a game: \"observe 12\" (game number) or \"observe alice\" (the game\n"
+	  "alice plays).  You get its board after every move, and \"kibitz\" and\n"
+	  "\"whisper\" talk to its players and watchers.  \"unobserve\" stops;\n"
+	  "\"follow alice\" watches every game alice starts; \"allobservers\" lists\n"
+	  "who watches what.\n" },
+	{ "draw",
+	  "  draw        offers a draw, or accepts your opponent's offer\n"
+	  "  draw Nf3    claims a draw by threefold repetition or the 50-move rule\n"
+	  "              that the move Nf3 would bring about (FIDE 9.2, 9.3)\n"
+	  "A claim the rules allow ends the game at once; one they don't is\n"
+	  "refused and the move is not played.  Fivefold repetition, 75 moves,\n"
+	  "stalemate and dead positions end the game by themselves.\n" },
+	{ "resume",
+	  "Continues an adjourned game: \"resume\" with your opponent online, or\n"
+	  "\"resume alice\".  Games adjourned by a crash or a restart resume the same\n"
+	  "way, with every move and both clocks as they were.\n" },
+	{ "history",
+	  "\"history [NAME]\" lists the last games NAME finished, numbered.  The same\n"
+	  "number names the same game in \"smoves NAME N\", \"oldmoves NAME N\" and\n"
+	  "\"pgn NAME N\".  \"stored\" lists adjourned games, \"journal\" saved ones.\n" },
+	{ "set",
+	  "\"set VARIABLE VALUE\" changes one of your settings; \"variables\" lists\n"
+	  "them.  Among them: time and inc (default seek terms), rated, open (0: no\n"
+	  "challenges), style (1 for people, 12 for programs), promote (q, r, b, n),\n"
+	  "Lang (English or Spanish piece letters), autoflag, width, prompt.\n"
+	  "Registered players keep their settings between sessions.\n" },
+};
+
+const struct help_topic *help_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++)
+		if (!strcasecmp(topics[i].name, name))
+			return &topics[i];
+	return NULL;
+}
