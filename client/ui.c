@@ -201,6 +201,21 @@ static void show_line(struct ui *u, const char *line)
 	restore_input(u);
 }
 
+/*
+ * The line just typed: the terminal shows it already where it was typed,
+ * but a board redraw wipes that, so the board screen lists it with the
+ * messages.
+ */
+static void echo_command(struct ui *u, const char *text)
+{
+	char shown[INPUT_LINE_MAX + sizeof UI_PROMPT];
+
+	if (!u->screen)
+		return;
+	snprintf(shown, sizeof shown, "%s%s", UI_PROMPT, text);
+	show_line(u, shown);
+}
+
 static void send_command(struct ui *u, const char *text)
 {
 	char out[INPUT_LINE_MAX];
@@ -272,7 +287,7 @@ static void on_input(char *line)
 		else
 			show_line(u, "Not resigned.");
 	} else if (*text) {
-		show_line(u, text);
+		echo_command(u, text);
 		send_command(u, text);
 	}
 	free(line);
