@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +80,14 @@ static void start_timer(struct script *s, double seconds)
 	evtimer_add(s->timer, &tv);
 }
 
+/* Whether a command line is "quit", the server's command that logs out. */
+static bool is_quit(const char *line)
+{
+	size_t n = strcspn(line, " \t");
+
+	return n == 4 && !strncasecmp(line, "quit", 4) && !line[n + strspn(line + n, " \t")];
+}
+
 /* Runs script lines until one has to wait (a reply, a #wait, a #sleep). */
 static void advance(struct script *s)
 {
@@ -116,10 +125,15 @@ static void advance(struct script *s)
 			start_timer(s, atof(text + 7));
 		} else if (*text && *text != '#') {
 			enum input_kind k = input_read(s->view, s->lang, text, out, sizeof out);
-			if (k == INPUT_BAD_MOVE)
+			if (k == INPUT_BAD_MOVE) {
 				printf("%s\n", out);
-			else
+			} else if (is_quit(out)) {
+				/* The script's own way out: the server's close is then the end. */
+				s->quitting = true;
+				ics_command(s->ics, "quit");
+			} else {
 				s->waiting_id = ics_command(s->ics, out);
+			}
 		}
 		free(line);
 	}
