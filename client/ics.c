@@ -185,6 +185,9 @@ static void on_net_ended(void *arg, enum net_end how, const char *why)
 	case NET_END_CERT_CHANGED:
 		ics_end(c, EXIT_CERT_CHANGED, why);
 		break;
+	case NET_END_CERT_UNTRUSTED:
+		ics_end(c, EXIT_CERT_UNTRUSTED, why);
+		break;
 	case NET_END_CLOSED:
 		ics_end(c, c->state == ICS_ONLINE ? EXIT_OK : EXIT_FAILURE_RUNTIME, why);
 		break;
@@ -218,8 +221,9 @@ struct ics *ics_new(struct event_base *base, const struct ics_options *o,
 	}
 	c->base = base;
 	snprintf(c->host, sizeof c->host, "%s", o->host);
-	c->net_options = (struct net_options){ c->host, o->port, o->tls,
-	    known_hosts_path(c->known_hosts, sizeof c->known_hosts) == 0 ? c->known_hosts : NULL };
+	c->net_options = (struct net_options){ .host = c->host, .port = o->port, .tls = o->tls,
+	    .known_hosts = known_hosts_path(c->known_hosts, sizeof c->known_hosts) == 0 ?
+	    c->known_hosts : NULL, .accept_new = o->accept_new };
 	if (!(c->net = net_connect(base, &c->net_options, &net_callbacks, c, why, why_len))) {
 		ics_free(c);
 		return NULL;

@@ -16,7 +16,7 @@ struct ics;
 /* Exit codes of the chess program, chosen by how the connection ended. */
 enum ics_exit {
 	EXIT_OK = 0, EXIT_FAILURE_RUNTIME = 1, EXIT_USAGE = 2, EXIT_LOGIN = 3,
-	EXIT_SCRIPT_TIMEOUT = 4, EXIT_CERT_CHANGED = 5
+	EXIT_SCRIPT_TIMEOUT = 4, EXIT_CERT_CHANGED = 5, EXIT_CERT_UNTRUSTED = 6
 };
 
 struct ics_handler {
@@ -36,6 +36,7 @@ struct ics_options {
 	bool tls;
 	const char *user;	/* NULL: guest */
 	const char *password;	/* NULL: ask on the terminal when needed */
+	bool accept_new;	/* pin a first-seen certificate without asking */
 };
 
 struct ics *ics_new(struct event_base *base, const struct ics_options *o,

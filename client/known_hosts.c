@@ -69,14 +69,22 @@ enum known_host known_hosts_check(const char *path, const char *host, int port,
 		snprintf(why, why_len, "%s: %s", path, strerror(errno));
 		return KNOWN_HOST_ERROR;
 	}
+	return KNOWN_HOST_NEW;
+}
+
+int known_hosts_pin(const char *path, const char *host, int port, const char *fingerprint,
+    char *why, size_t why_len)
+{
+	FILE *f;
+
 	if (make_parents(path) < 0 || !(f = fopen(path, "a"))) {
 		snprintf(why, why_len, "%s: %s", path, strerror(errno));
-		return KNOWN_HOST_ERROR;
+		return -1;
 	}
-	fprintf(f, "%s %s\n", key, fingerprint);
+	fprintf(f, "%s:%d %s\n", host, port, fingerprint);
 	if (fclose(f) != 0) {
 		snprintf(why, why_len, "%s: %s", path, strerror(errno));
-		return KNOWN_HOST_ERROR;
+		return -1;
 	}
-	return KNOWN_HOST_NEW;
+	return 0;
 }

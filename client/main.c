@@ -29,12 +29,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: chess [--plain] [--port N] [--user NAME] [--password-file FILE]\n"
-	    "             [--ascii] [--lang en|es] [--resume] [--script FILE] HOST\n"
+	    "             [--ascii] [--lang en|es] [--resume] [--accept-new] [--script FILE] HOST\n"
 	    "       chess --engine PATH [--engine-option NAME=VALUE]... [--seek \"MIN INC\"]\n"
 	    "             [--max-games N] [--accept-from NAME]... --user NAME HOST\n"
 	    "The password comes from --password-file, else $CHESS_PASSWORD, else the terminal.\n"
 	    "A lost connection is re-established; --resume then also resumes the game that\n"
-	    "was being played if the server adjourned it meanwhile.\n");
+	    "was being played if the server adjourned it meanwhile.\n"
+	    "A certificate no authority signed is pinned when first seen, once confirmed on\n"
+	    "the terminal (--accept-new: without asking); a changed one is refused.\n");
 }
 
 static char *read_password_file(const char *path)
@@ -64,7 +66,7 @@ int main(int argc, char **argv)
 		{ "engine-option", required_argument, NULL, 'o' }, { "seek", required_argument, NULL, 'k' },
 		{ "max-games", required_argument, NULL, 'm' },
 		{ "accept-from", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' },
-		{ "resume", no_argument, NULL, 'r' },
+		{ "resume", no_argument, NULL, 'r' }, { "accept-new", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ics_options io = { .tls = true };
@@ -84,6 +86,7 @@ int main(int argc, char **argv)
 		case 'w': password_file = optarg; break;
 		case 'a': ascii = true; break;
 		case 'r': resume = true; break;
+		case 'n': io.accept_new = true; break;
 		case 'l':
 			if (!strcmp(optarg, "es"))
 				lang = SAN_SPANISH;

@@ -83,8 +83,53 @@ static void end(struct net *n, enum net_end how, const char *why)
 }
 
 /*
+ * A certificate seen for the first time is pinned only when the user says
+ * so, as ssh asks about a new host key: on the terminal if there is one,
+ * else never (--accept-new is the answer given in advance).  The question
+ * blocks the loop, which has nothing else to do before the handshake ends.
+ */
+static bool confirm_new(struct net *n, const char *fp, const char *reason)
+{
+	char why[1024], answer[16] = "";
+	FILE *tty = isatty(STDIN_FILENO) ? fopen("/dev/tty", "r+") : NULL;
+
+	if (!tty) {
+		snprintf(why, sizeof why, "the certificate of %s:%d is not signed by an authority "
+		    "this system trusts (%s) and has not been pinned.\n  SHA-256 fingerprint: %s\n"
+		    "Connect once from a terminal to confirm it, or pass --accept-new to pin it.",
+		    n->host, n->opt.port, reason, fp);
+		end(n, NET_END_CERT_UNTRUSTED, why);
+		return false;
+	}
+	fprintf(tty, "The authenticity of %s:%d can't be established: its certificate is not "
+	    "signed by an authority this system trusts (%s).\nSHA-256 fingerprint: %s\n"
+	    "Are you sure you want to continue connecting (yes/no)? ", n->host, n->opt.port,
+	    reason, fp);
+	fflush(tty);
+	for (;;) {
+		if (!fgets(answer, sizeof answer, tty))
+			answer[0] = '\0';
+		answer[strcspn(answer, "\r\n")] = '\0';
+		if (!strcmp(answer, "yes") || !strcmp(answer, "no") || !answer[0] ||
+		    feof(tty) || ferror(tty))
+			break;
+		fprintf(tty, "Please type 'yes' or 'no': ");
+		fflush(tty);
+	}
+	fclose(tty);
+	if (strcmp(answer, "yes")) {
+		snprintf(why, sizeof why, "the certificate of %s:%d was not confirmed; not connecting",
+		    n->host, n->opt.port);
+		end(n, NET_END_CERT_UNTRUSTED, why);
+		return false;
+	}
+	return true;
+}
+
+/*
  * The handshake is done: a certificate the system store verifies for this
- * host is trusted; any other is checked against (or added to) the pins.
+ * host is trusted; any other is checked against the pins, and a new one is
+ * pinned once confirmed.
  */
 static int check_certificate(struct net *n)
 {
@@ -119,11 +164,12 @@ static int check_certificate(struct net *n)
 	case KNOWN_HOST_MATCH:
 		return 0;
 	case KNOWN_HOST_NEW:
-		fprintf(stderr,
-		    "The certificate of %s:%d is not signed by an authority this system trusts (%s).\n"
-		    "Its SHA-256 fingerprint is\n  %s\n"
-		    "It is now pinned in %s; a different certificate will be refused.\n",
-		    n->host, n->opt.port, X509_verify_cert_error_string(verified), fp, n->known_hosts);
+		if (!n->opt.accept_new && !confirm_new(n, fp, X509_verify_cert_error_string(verified)))
+			return -1;
+		if (known_hosts_pin(n->known_hosts, n->host, n->opt.port, fp, why, sizeof why) < 0)
+			break;
+		fprintf(stderr, "Pinned the certificate of %s:%d (SHA-256 %s) in %s; a different "
+		    "certificate will be refused.\n", n->host, n->opt.port, fp, n->known_hosts);
 		return 0;
 	case KNOWN_HOST_CHANGED:
 		snprintf(why, sizeof why,

@@ -13,7 +13,8 @@ struct net;
 enum net_end {
 	NET_END_CLOSED,		/* the server closed the connection */
 	NET_END_ERROR,		/* could not connect, or the connection failed */
-	NET_END_CERT_CHANGED	/* a pinned certificate changed: refused */
+	NET_END_CERT_CHANGED,	/* a pinned certificate changed: refused */
+	NET_END_CERT_UNTRUSTED	/* a new certificate the user did not confirm */
 };
 
 struct net_callbacks {
@@ -27,6 +28,7 @@ struct net_options {
 	int port;
 	bool tls;
 	const char *known_hosts;	/* pin file; NULL refuses unverified certificates */
+	bool accept_new;		/* pin a first-seen certificate without asking */
 };
 
 /* Connects (the TCP connect blocks; the rest runs on base); NULL and why on failure. */

@@ -140,15 +140,16 @@ class ClientTestCase(harness.ChessdTestCase):
             f.write(text)
         return path
 
-    def run_script(self, srv, text, *args, timeout=TIMEOUT, port=None):
+    def run_script(self, srv, text, *args, timeout=TIMEOUT, port=None, accept_new=True):
         """Runs the client non-interactively to the end of its script."""
         cmd = [CHESS, "--port", str(port or srv.tls_port), "--script", self.script_file(text)]
-        cmd += list(args) + ["127.0.0.1"]
+        cmd += (["--accept-new"] if accept_new else []) + list(args) + ["127.0.0.1"]
         return subprocess.run(cmd, env=self.env(), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
 
     def start_script(self, srv, text, *args):
-        cmd = [CHESS, "--port", str(srv.tls_port), "--script", self.script_file(text)]
+        cmd = [CHESS, "--port", str(srv.tls_port), "--accept-new", "--script",
+               self.script_file(text)]
         cmd += list(args) + ["127.0.0.1"]
         p = subprocess.Popen(cmd, env=self.env(), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
@@ -173,7 +174,8 @@ class TestScriptAndEngine(ClientTestCase):
     def test_wrong_password_exits_3(self):
         srv = self.start_server()
         self.account(srv, "alice", "alicepw")
-        r = subprocess.run([CHESS, "--port", str(srv.tls_port), "--user", "alice", "--script",
+        r = subprocess.run([CHESS, "--port", str(srv.tls_port), "--accept-new", "--user", "alice",
+                            "--script",
                             self.script_file("who\n"), "127.0.0.1"],
                            env=self.env(CHESS_PASSWORD="wrong"), capture_output=True, text=True,
                            timeout=TIMEOUT, stdin=subprocess.DEVNULL)
@@ -186,7 +188,8 @@ class TestScriptAndEngine(ClientTestCase):
         bot_pw = self.account(srv, "Fish", "fishpw")
         alice_pw = self.account(srv, "alice", "alicepw")
         bot = subprocess.Popen(
-            [CHESS, "--port", str(srv.tls_port), "--user", "Fish", "--password-file", bot_pw,
+            [CHESS, "--port", str(srv.tls_port), "--accept-new", "--user", "Fish",
+             "--password-file", bot_pw,
              "--engine", STOCKFISH, "--engine-option", "Skill Level=0",
              "--engine-option", "Threads=1", "--seek", "1 0", "--accept-from", "alice",
              "127.0.0.1"],
@@ -234,7 +237,7 @@ class TestPinning(ClientTestCase):
         port, tls_port = srv.port, srv.tls_port
         r = self.run_script(srv, "who\n")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("SHA-256 fingerprint", r.stderr)
+        self.assertIn("Pinned the certificate of 127.0.0.1:%d (SHA-256 " % tls_port, r.stderr)
         known = os.path.join(self.home, ".config", "chess", "known_hosts")
         with open(known) as f:
             pinned = f.read()
@@ -256,11 +259,32 @@ class TestPinning(ClientTestCase):
             self.assertEqual(f.read(), pinned)
         # XDG_CONFIG_HOME takes precedence over $HOME/.config.
         xdg = os.path.join(self.home, "xdg")
-        r = subprocess.run([CHESS, "--port", str(tls_port), "--script", self.script_file("who\n"),
+        r = subprocess.run([CHESS, "--port", str(tls_port), "--accept-new", "--script",
+                            self.script_file("who\n"),
                             "127.0.0.1"], env=self.env(XDG_CONFIG_HOME=xdg), capture_output=True,
                            text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertTrue(os.path.exists(os.path.join(xdg, "chess", "known_hosts")))
+
+
+    def test_new_certificate_needs_a_confirmation(self):
+        """Without a terminal and without --accept-new a first-seen certificate
+        is refused (exit 6) and nothing is pinned."""
+        srv = self.start_server()
+        r = self.run_script(srv, "who\n", accept_new=False)
+        self.assertEqual(r.returncode, 6, r.stdout + r.stderr)
+        self.assertIn("has not been pinned", r.stderr)
+        self.assertIn("--accept-new", r.stderr)
+        self.assertRegex(r.stderr, r"SHA-256 fingerprint: ([0-9A-F]{2}:){31}[0-9A-F]{2}")
+        self.assertNotIn("Starting FICS session", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".config", "chess", "known_hosts")))
+
+    def test_quit_in_a_script_exits_0(self):
+        srv = self.start_server()
+        r = self.run_script(srv, "who\nquit\n")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("Thank you for using chessd.", r.stdout)
+        self.assertNotIn("closed the connection", r.stderr)
 
 
 class TestScreen(ClientTestCase):
@@ -296,12 +320,50 @@ class TestScreen(ClientTestCase):
     def start_screen(self, port, user, pw_file, *args):
         """The interactive client in a 100x40 tmux pane, ASCII and no colours."""
         env = self.env()
-        cmd = " ".join([CHESS, "--ascii", "--port", str(port), "--user", user,
+        cmd = " ".join([CHESS, "--ascii", "--accept-new", "--port", str(port), "--user", user,
                         "--password-file", pw_file] + list(args) + ["127.0.0.1"])
         envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
                 "NO_COLOR=1"]
         self.tmux("new-session", "-d", "-s", "play", "-x", "100", "-y", "40",
                   "env " + " ".join(envs) + " " + cmd + "; sleep 30")
+
+    def start_guest_screen(self, port, *args):
+        env = self.env()
+        cmd = " ".join([CHESS, "--ascii", "--port", str(port)] + list(args) + ["127.0.0.1"])
+        envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
+                "NO_COLOR=1"]
+        self.tmux("new-session", "-d", "-s", "play", "-x", "200", "-y", "40",
+                  "env " + " ".join(envs) + " " + cmd + "; echo exit=$?; sleep 30")
+
+    def test_first_certificate_asked_on_the_terminal(self):
+        srv = self.start_server()
+        known = os.path.join(self.home, ".config", "chess", "known_hosts")
+        # "no": refused, nothing pinned.
+        self.start_guest_screen(srv.tls_port)
+        self.wait_screen(r"Are you sure you want to continue connecting \(yes/no\)\? *$")
+        _, text = self.wait_screen(r"SHA-256 fingerprint: ([0-9A-F]{2}:){31}[0-9A-F]{2}")
+        self.tmux("send-keys", "-t", "play", "no", "Enter")
+        self.wait_screen(r"^exit=6$")
+        self.assertFalse(os.path.exists(known))
+        self.tmux("kill-session", "-t", "play")
+        # "yes": pinned, and the session starts.
+        self.start_guest_screen(srv.tls_port)
+        self.wait_screen(r"continue connecting \(yes/no\)\?")
+        self.tmux("send-keys", "-t", "play", "yes", "Enter")
+        self.wait_screen(r"Starting FICS session as Guest")
+        with open(known) as f:
+            self.assertRegex(f.read(), r"^127\.0\.0\.1:%d ([0-9A-F]{2}:){31}[0-9A-F]{2}\n$"
+                             % srv.tls_port)
+
+    def test_typed_command_shown_once(self):
+        srv = self.start_server()
+        self.start_guest_screen(srv.port, "--plain")
+        self.wait_screen(r"Starting FICS session as Guest")
+        self.tmux("send-keys", "-t", "play", "finger", "Enter")
+        _, text = self.wait_screen(r"Finger of Guest")
+        lines = [l.rstrip() for l in text.splitlines()]
+        self.assertEqual(sum(1 for l in lines if l.endswith("finger")), 1, text)
+        self.assertIn("> finger", lines, text)
 
     def raw_user(self, srv, name, password):
         """A scripted opponent over a raw socket (plain port)."""
@@ -330,7 +392,8 @@ class TestScreen(ClientTestCase):
                                 "#sleep 3\ne5\n#wait alice bob 1 5 0\nresign\n#sleep 1\n",
                                 "--user", "bob", "--password-file", bob_pw)
         env = self.env()
-        cmd = " ".join([CHESS, "--ascii", "--port", str(srv.tls_port), "--user", "alice",
+        cmd = " ".join([CHESS, "--ascii", "--accept-new", "--port", str(srv.tls_port),
+                        "--user", "alice",
                         "--password-file", alice_pw, "127.0.0.1"])
         envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
                 "NO_COLOR=1"]  # without colour the screen marks the side to move with ">"
