@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "limit.h"
+#include "number.h"
 #include "server.h"
 #include "session.h"
 
@@ -37,12 +38,9 @@ static const char *channel_name(int channel)
 /* A channel number from text, or -1. */
 static int parse_channel(const char *text)
 {
-	char *end;
-	long n = strtol(text, &end, 10);
+	long n;
 
-	if (*end || end == text || n < 0 || n > LIMIT_CHANNEL_MAX)
-		return -1;
-	return (int)n;
+	return number_parse(text, 0, LIMIT_CHANNEL_MAX, &n) == NUMBER_OK ? (int)n : -1;
 }
 
 struct channel_tell {
