@@ -14,4 +14,11 @@ enum number_status {
  */
 enum number_status number_parse(const char *text, long min, long max, long *out);
 
+/*
+ * The scanf conversion for an int inside someone else's text: nine
+ * characters at most, so that the value always fits (an int that does not
+ * is undefined behaviour for scanf).
+ */
+#define NUMBER_SCAN_INT "%9d"
+
 #endif
