@@ -85,6 +85,26 @@ class Numbers(ChessdTestCase):
         self.assertIn("Your seek has been posted", self.reply("seek 5 0 1000-2000"))
         self.assert_alive()
 
+    def test_clock_and_tourney_numbers(self):
+        g = self.guest(self.srv)
+        cases = [
+            ("match %s 99999999999 0 u" % g.name, "period 1: more than 1440 minutes"),
+            ("match %s 2147483647 2147483647 u" % g.name, "period 1: more than 1440 minutes"),
+            ("match %s 5 -99999999999999999999 u" % g.name,
+             'I don\'t understand "-99999999999999999999".'),
+            ("seek 99999999999 0", "period 1: more than 1440 minutes"),
+            ("seek 5 4294967296", "increment over 600 seconds"),
+            ("tourney create Cup rr 4294967297 5 0", "Usage: tourney create"),
+            ("tourney create Cup swiss 1 99999999999999 0", "Usage: tourney create"),
+            ("tourney bye 4294967297 1", "There is no tourney 4294967297."),
+        ]
+        for line, want in cases:
+            with self.subTest(line=line):
+                out = self.reply(line)
+                self.assertTrue(out.startswith(want), out)
+        self.assertNotIn(b"Challenge:", g.read_for(0.2))
+        self.assert_alive()
+
     def test_block_mode_number(self):
         self.assertIn("set", self.reply("iset block 1"))
         self.a.send_line("99999999999999999999 date")
