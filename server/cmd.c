@@ -114,6 +114,7 @@ static enum parse_result parse_args(const struct cmd_entry *e, char *p, struct c
 {
 	a->argc = 0;
 	a->rest = p;
+	memset(a->number, 0, sizeof a->number);
 	for (const char *spec = e->args; *spec; spec++) {
 		p = skip_blanks(p);
 		bool optional = *spec == 'o' || *spec == 'n' || *spec == 'T';
@@ -132,7 +133,6 @@ static enum parse_result parse_args(const struct cmd_entry *e, char *p, struct c
 			p++;
 		if (*p)
 			*p++ = '\0';
-		a->number[a->argc] = 0;
 		if (*spec == 'i' || *spec == 'n') {
 			long v;
 			switch (number_parse(word, 0, INT_MAX, &v)) {
