@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "fen.h"
+#include "number.h"
 #include "san.h"
 #include "style12.h"
 
@@ -182,7 +183,7 @@ static void bot_challenge(struct bot *b, const char *line)
 	char name[STYLE12_NAME_MAX], cmd[64];
 	int id;
 
-	if (sscanf(line, "<pf> %d w=%31s", &id, name) != 2)
+	if (sscanf(line, "<pf> " NUMBER_SCAN_INT " w=%31s", &id, name) != 2)
 		return;
 	for (int i = 0; i < b->opt.accept_count; i++)
 		if (!strcasecmp(b->opt.accept_from[i], name) && game_find(b, 0)) {
@@ -214,7 +215,7 @@ static void on_line(void *arg, const char *line, long block)
 	if (!style12_parse(line, &s)) {
 		if (style12_playing(&s))
 			bot_position(b, &s);
-	} else if (sscanf(line, "{Game %d (%*[^)]) %n", &number, &n) == 1 && n &&
+	} else if (sscanf(line, "{Game " NUMBER_SCAN_INT " (%*[^)]) %n", &number, &n) == 1 && n &&
 	    !strstr(line, "Creating") && !strstr(line, "Continuing") && strrchr(line, '}')) {
 		bot_game_over(b, number);
 	} else if (sscanf(line, "%31s offers you a draw%n", who, &n) == 1 && n) {

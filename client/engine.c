@@ -15,6 +15,8 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "number.h"
+
 struct engine {
 	struct bufferevent *bev;
 	pid_t pid;
@@ -36,10 +38,10 @@ static void read_cb(struct bufferevent *bev, void *arg)
 		int v;
 		if (!strncmp(line, "info ", 5) && score && !strstr(line, "lowerbound") &&
 		    !strstr(line, "upperbound")) {
-			if (sscanf(score, " score cp %d", &v) == 1) {
+			if (sscanf(score, " score cp " NUMBER_SCAN_INT, &v) == 1) {
 				e->score_cp = v;
 				e->have_score = true;
-			} else if (sscanf(score, " score mate %d", &v) == 1) {
+			} else if (sscanf(score, " score mate " NUMBER_SCAN_INT, &v) == 1) {
 				e->score_cp = v > 0 ? ENGINE_MATE_CP - v : -ENGINE_MATE_CP - v;
 				e->have_score = true;
 			}

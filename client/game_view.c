@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "movegen.h"
+#include "number.h"
 
 struct game_view {
 	enum san_lang lang;
@@ -188,7 +189,7 @@ int game_view_parse_end(const char *line, int *game, char *reason, size_t reason
 	int n = 0;
 	const char *close, *names_end;
 
-	if (sscanf(line, "{Game %d (%n", game, &n) != 1 || !n)
+	if (sscanf(line, "{Game " NUMBER_SCAN_INT " (%n", game, &n) != 1 || !n)
 		return -1;
 	if (!(names_end = strstr(line + n, ") ")) || !(close = strrchr(line, '}')) ||
 	    close < names_end || close[1] != ' ')

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "number.h"
+
 #define LISTING_NAME_MIN 3
 #define LISTING_NAME_MAX 17	/* FICS names are 3 to 17 letters */
 
@@ -63,8 +65,9 @@ int listing_stored_game(const char *line, char *opponent, size_t opponent_len, c
 	char name[STYLE12_NAME_MAX], c, online;
 	int index, n = 0;
 
-	if (sscanf(line, "%d: %c %31[A-Za-z] %c %n", &index, &c, name, &online, &n) != 4 || !n ||
-	    (c != 'W' && c != 'B') || (online != 'Y' && online != 'N') || line[n] != '[')
+	if (sscanf(line, NUMBER_SCAN_INT ": %c %31[A-Za-z] %c %n", &index, &c, name, &online,
+	    &n) != 4 || !n || (c != 'W' && c != 'B') || (online != 'Y' && online != 'N') ||
+	    line[n] != '[')
 		return -1;
 	snprintf(opponent, opponent_len, "%s", name);
 	*color = c;

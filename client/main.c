@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <locale.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "bot.h"
 #include "ics.h"
+#include "number.h"
 #include "script.h"
 #include "ui.h"
 
@@ -74,14 +76,20 @@ int main(int argc, char **argv)
 	const char *password_file = NULL, *script_path = NULL;
 	bool ascii = false, resume = false;
 	enum san_lang lang = SAN_ENGLISH;
-	int port = 0, opt;
+	long port = 0, max_games = 1;
+	int opt;
 	char why[1024];
 
 	setlocale(LC_ALL, "");
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'P': io.tls = false; break;
-		case 'p': port = atoi(optarg); break;
+		case 'p':
+			if (number_parse(optarg, 1, 65535, &port) != NUMBER_OK) {
+				fprintf(stderr, "chess: --port takes a number from 1 to 65535\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'u': io.user = optarg; break;
 		case 'w': password_file = optarg; break;
 		case 'a': ascii = true; break;
@@ -106,7 +114,13 @@ int main(int argc, char **argv)
 			bo.options[bo.option_count++] = optarg;
 			break;
 		case 'k': bo.seek = optarg; break;
-		case 'm': bo.max_games = atoi(optarg); break;
+		case 'm':
+			if (number_parse(optarg, 1, INT_MAX, &max_games) != NUMBER_OK) {
+				fprintf(stderr, "chess: --max-games takes a number from 1 to %d\n", INT_MAX);
+				return EXIT_USAGE;
+			}
+			bo.max_games = (int)max_games;
+			break;
 		case 'f':
 			if (bo.accept_count == BOT_OPTIONS_MAX) {
 				fprintf(stderr, "chess: too many --accept-from\n");
@@ -118,7 +132,7 @@ int main(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || port < 0 || port > 65535 || bo.max_games < 1) {
+	if (optind != argc - 1) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -127,7 +141,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	io.host = argv[optind];
-	io.port = port ? port : io.tls ? DEFAULT_TLS_PORT : DEFAULT_PLAIN_PORT;
+	io.port = port ? (int)port : io.tls ? DEFAULT_TLS_PORT : DEFAULT_PLAIN_PORT;
 	char *password = NULL;
 	if (password_file && !(password = read_password_file(password_file))) {
 		fprintf(stderr, "chess: cannot read %s\n", password_file);

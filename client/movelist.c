@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+
 void movelist_init(struct movelist *ml)
 {
 	memset(ml, 0, sizeof *ml);
@@ -21,7 +23,7 @@ static void header_line(struct movelist *ml, const char *line)
 {
 	int game, n = 0;
 
-	if (sscanf(line, "Movelist for game %d:%n", &game, &n) == 1 && n && !line[n]) {
+	if (sscanf(line, "Movelist for game " NUMBER_SCAN_INT ":%n", &game, &n) == 1 && n && !line[n]) {
 		ml->game = game;
 		return;
 	}

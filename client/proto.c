@@ -1,8 +1,11 @@
 #include "proto.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "printable.h"
 
 enum block_state { B_NONE, B_ID, B_CODE, B_BODY };
 enum iac_state { IAC_NONE, IAC_COMMAND, IAC_OPTION };
@@ -70,6 +73,7 @@ static void flush_line(struct proto *p)
 	/* A prompt the server wrote before unsolicited text. */
 	while (!strncmp(text, "fics% ", 6))
 		text += 6;
+	printable_clean(text);
 	if (p->cb.line)
 		p->cb.line(p->arg, text, current_block(p));
 }
@@ -92,10 +96,13 @@ static void byte(struct proto *p, unsigned char c)
 	}
 	if (p->block == B_ID || p->block == B_CODE) {
 		if (c >= '0' && c <= '9') {
+			/* A number too long for its type is no id or code of ours: pin it. */
 			if (p->block == B_ID)
-				p->block_id = p->block_id * 10 + (c - '0');
+				p->block_id = p->block_id > (LONG_MAX - 9) / 10 ? LONG_MAX :
+				    p->block_id * 10 + (c - '0');
 			else
-				p->block_code = p->block_code * 10 + (c - '0');
+				p->block_code = p->block_code > (INT_MAX - 9) / 10 ? INT_MAX :
+				    p->block_code * 10 + (c - '0');
 		} else if (c == 0x16) {
 			p->block = p->block == B_ID ? B_CODE : B_BODY;
 		}

@@ -3,6 +3,7 @@
  * prompts without a newline ("login: ", "password: ", "fics% "), telnet
  * IAC sequences, and block mode framing (\x15 id \x16 code \x16 ... \x17).
  * Feed it bytes; it calls back with whole lines, prompts and block ends.
+ * Lines come cleaned by printable_clean(): nothing in them drives a terminal.
  */
 #ifndef CHESS_CLIENT_PROTO_H
 #define CHESS_CLIENT_PROTO_H

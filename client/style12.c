@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
+
 #define STYLE12_FIELDS 32
+/* A clock field (seconds or milliseconds) beyond this is no clock: 31 years in ms. */
+#define CLOCK_FIELD_MAX 1000000000000L
 
 static int piece_from_char(char c)
 {
@@ -22,13 +26,7 @@ static int piece_from_char(char c)
 
 static int int_field(const char *text, long lo, long hi, long *out)
 {
-	char *end;
-	long v = strtol(text, &end, 10);
-
-	if (end == text || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
+	return number_parse(text, lo, hi, out) == NUMBER_OK ? 0 : -1;
 }
 
 static int copy_field(char *dst, size_t len, const char *src)
@@ -98,9 +96,8 @@ int style12_parse(const char *line, struct style12 *out)
 	/* xboard's rule: the clocks are milliseconds when the time taken has a '.'. */
 	bool ms = strchr(out->taken, '.') != NULL;
 	for (int c = 0; c < COLOR_NB; c++) {
-		char *end;
-		long long t = strtoll(field[24 + c], &end, 10);
-		if (end == field[24 + c] || *end)
+		long t;
+		if (number_parse(field[24 + c], -CLOCK_FIELD_MAX, CLOCK_FIELD_MAX, &t) != NUMBER_OK)
 			return -1;
 		out->clock_ms[c] = ms ? t : t * 1000;
 	}

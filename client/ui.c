@@ -16,6 +16,7 @@
 #include "input.h"
 #include "listing.h"
 #include "movelist.h"
+#include "number.h"
 #include "term.h"
 
 #define UI_SCREEN_MAX 65536
@@ -500,8 +501,8 @@ static void game_announced(struct ui *u, const char *line)
 	char white[STYLE12_NAME_MAX], black[STYLE12_NAME_MAX], verb[16];
 	int game;
 
-	if (sscanf(line, "{Game %d (%31[A-Za-z] vs. %31[A-Za-z]) %15s", &game, white, black,
-	    verb) != 4 || (strcmp(verb, "Creating") && strcmp(verb, "Continuing")))
+	if (sscanf(line, "{Game " NUMBER_SCAN_INT " (%31[A-Za-z] vs. %31[A-Za-z]) %15s", &game,
+	    white, black, verb) != 4 || (strcmp(verb, "Creating") && strcmp(verb, "Continuing")))
 		return;
 	if (game == game_view_number(u->view))
 		game_view_begin(u->view);

@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 
 #include "cmd.h"
 #include "limit.h"
+#include "number.h"
 #include "session.h"
 
 extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_entry,
@@ -104,17 +106,21 @@ static char *skip_blanks(char *p)
 	return p;
 }
 
-/* Splits the arguments by the entry's letters; false on a usage error. */
-static bool parse_args(const struct cmd_entry *e, char *p, struct cmd_args *a)
+enum parse_result { PARSE_OK, PARSE_USAGE, PARSE_RANGE };
+
+/* Splits the arguments by the entry's letters; *bad is a number out of range. */
+static enum parse_result parse_args(const struct cmd_entry *e, char *p, struct cmd_args *a,
+    const char **bad)
 {
 	a->argc = 0;
 	a->rest = p;
+	memset(a->number, 0, sizeof a->number);
 	for (const char *spec = e->args; *spec; spec++) {
 		p = skip_blanks(p);
 		bool optional = *spec == 'o' || *spec == 'n' || *spec == 'T';
 		if (!*p) {
 			if (!optional)
-				return false;
+				return PARSE_USAGE;
 			continue;
 		}
 		if (*spec == 'S' || *spec == 'T') {
@@ -128,14 +134,21 @@ static bool parse_args(const struct cmd_entry *e, char *p, struct cmd_args *a)
 		if (*p)
 			*p++ = '\0';
 		if (*spec == 'i' || *spec == 'n') {
-			char *end;
-			strtol(word, &end, 10);
-			if (*end || end == word)
-				return false;
+			long v;
+			switch (number_parse(word, 0, INT_MAX, &v)) {
+			case NUMBER_OK:
+				a->number[a->argc] = (int)v;
+				break;
+			case NUMBER_RANGE:
+				*bad = word;
+				return PARSE_RANGE;
+			case NUMBER_JUNK:
+				return PARSE_USAGE;
+			}
 		}
 		a->argv[a->argc++] = word;
 	}
-	return !*skip_blanks(p);
+	return *skip_blanks(p) ? PARSE_USAGE : PARSE_OK;
 }
 
 /* Applies a user alias: "@" in its value stands for the rest of the line. */
@@ -247,7 +260,15 @@ void cmd_execute(struct session *s, char *line)
 		return;
 	}
 	struct cmd_args a;
-	if (!parse_args(e, rest, &a)) {
+	const char *bad = NULL;
+	switch (parse_args(e, rest, &a, &bad)) {
+	case PARSE_OK:
+		break;
+	case PARSE_RANGE:
+		session_block_begin(s, BLOCK_BAD_PARAMS);
+		session_printf(s, "%s: %.40s is not a number from 0 to %d.\n", e->name, bad, INT_MAX);
+		return;
+	case PARSE_USAGE:
 		session_block_begin(s, BLOCK_BAD_PARAMS);
 		session_printf(s, "Usage: %s\n", e->usage);
 		return;

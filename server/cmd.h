@@ -22,11 +22,13 @@ enum cmd_flags {
 /*
  * Argument letters, FICS style: w a word, o an optional word, i an integer,
  * n an optional integer, S the rest of the line (required), T the rest of
- * the line (optional).
+ * the line (optional).  An i or n argument is a whole number from 0 to
+ * INT_MAX, checked before the handler runs and given in number[].
  */
 struct cmd_args {
 	int argc;
 	const char *argv[CMD_ARGS_MAX];
+	int number[CMD_ARGS_MAX];	/* the value of argv[k] when its letter is i or n */
 	const char *rest;	/* the text after the command word */
 };
 

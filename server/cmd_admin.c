@@ -1,4 +1,5 @@
 /* Administration: adjudicating games stored for it. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "game.h"
+#include "number.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
@@ -85,7 +87,9 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 		session_printf(s, "The ruling must be 1-0, 0-1, 1/2-1/2 or abort.\n");
 		return;
 	}
-	if (db_game_load(db, atoll(a->argv[0]), &g) <= 0 || strcmp(g.status, "adjourned")) {
+	long id;
+	if (number_parse(a->argv[0], 1, LONG_MAX, &id) != NUMBER_OK ||
+	    db_game_load(db, id, &g) <= 0 || strcmp(g.status, "adjourned")) {
 		session_printf(s, "There is no adjourned game %s.\n", a->argv[0]);
 		return;
 	}

@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "limit.h"
+#include "number.h"
 #include "server.h"
 #include "session.h"
 
@@ -37,12 +38,9 @@ static const char *channel_name(int channel)
 /* A channel number from text, or -1. */
 static int parse_channel(const char *text)
 {
-	char *end;
-	long n = strtol(text, &end, 10);
+	long n;
 
-	if (*end || end == text || n < 0 || n > LIMIT_CHANNEL_MAX)
-		return -1;
-	return (int)n;
+	return number_parse(text, 0, LIMIT_CHANNEL_MAX, &n) == NUMBER_OK ? (int)n : -1;
 }
 
 struct channel_tell {
@@ -65,11 +63,20 @@ static void tell_member(struct session *to, void *arg)
 	t->told++;
 }
 
+/* Only members talk in a channel, so no one speaks into a room without hearing it. */
 static void tell_channel(struct session *s, int channel, const char *text)
 {
 	struct channel_tell t = { s, channel, text, 0 };
 	const char *name = channel_name(channel);
 
+	if (channel == 0 && !session_admin(s)) {
+		session_printf(s, "Only admins may send tells to channel 0.\n");
+		return;
+	}
+	if (!session_in_channel(s, channel)) {
+		session_printf(s, "You are not in channel %d.\n", channel);
+		return;
+	}
 	server_each_session(session_server(s), tell_member, &t);
 	if (name)
 		session_printf(s, "(told %d players in channel %d \"%s\")\n", t.told, channel, name);

@@ -1,5 +1,6 @@
 /* Playing: moves, resign, draw, abort, adjourn, takeback, flag, say, and
  * the game's record: moves, refresh, pgn. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "db.h"
 #include "fics.h"
 #include "game.h"
+#include "number.h"
 #include "pgn.h"
 #include "server.h"
 #include "session.h"
@@ -79,7 +81,7 @@ static void cmd_takeback(struct session *s, const struct cmd_args *a)
 	struct game *g = playing(s);
 
 	if (g)
-		game_takeback(g, s, a->argc ? atoi(a->argv[0]) : 1);
+		game_takeback(g, s, a->argc ? a->number[0] : 1);
 }
 
 static void cmd_flag(struct session *s, const struct cmd_args *a)
@@ -134,10 +136,10 @@ struct game *cmd_find_game(struct session *s, const char *which)
 			session_printf(s, "You are neither playing nor observing a game.\n");
 		return g;
 	}
-	char *end;
-	long n = strtol(which, &end, 10);
-	if (!*end && end != which) {
-		struct game *g = games_find(server_games(srv), (int)n);
+	long n;
+	enum number_status st = number_parse(which, 1, INT_MAX, &n);
+	if (st != NUMBER_JUNK) {
+		struct game *g = st == NUMBER_OK ? games_find(server_games(srv), (int)n) : NULL;
 		if (!g)
 			session_printf(s, "There is no such game.\n");
 		return g;
@@ -202,7 +204,7 @@ static void stored_pgn(struct session *s, const char *name, int index)
 	struct nth_game n = { .want = index };
 	char err[160];
 
-	db_games_of(db, name, NULL, index + 1, pick_nth, &n);
+	db_games_of(db, name, NULL, index < INT_MAX ? index + 1 : INT_MAX, pick_nth, &n);
 	if (!n.found) {
 		session_printf(s, "%s has no such game.\n", name);
 		return;
@@ -226,14 +228,14 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 	struct game *g = NULL;
 
 	if (a->argc == 2) {
-		stored_pgn(s, a->argv[0], atoi(a->argv[1]));
+		stored_pgn(s, a->argv[0], a->number[1]);
 		return;
 	}
 	if (a->argc == 1) {
-		char *end;
-		strtol(a->argv[0], &end, 10);
+		long n;
+		bool number = number_parse(a->argv[0], LONG_MIN, LONG_MAX, &n) != NUMBER_JUNK;
 		struct session *who = server_find_session(session_server(s), a->argv[0]);
-		if (*end && !(who && session_game(who))) {
+		if (!number && !(who && session_game(who))) {
 			stored_pgn(s, a->argv[0], 0);
 			return;
 		}

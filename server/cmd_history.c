@@ -144,11 +144,11 @@ static void print_move(void *arg, const struct db_move *m)
 static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 {
 	struct collected c = { .count = 0 };
-	int index = a->argc > 1 ? atoi(a->argv[1]) : 0;
+	int index = a->argc > 1 ? a->number[1] : 0;
 	char date[64];
 
 	db_games_of(server_db(session_server(s)), a->argv[0], NULL, HISTORY_GAMES, collect, &c);
-	if (index < 0 || index >= c.count) {
+	if (index >= c.count) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}

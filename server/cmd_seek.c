@@ -1,5 +1,6 @@
 /* Finding a game: seek, unseek, sought, play, match, accept, decline,
  * withdraw, pending, rematch. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "cmd.h"
 #include "game.h"
 #include "limit.h"
+#include "number.h"
 #include "offer.h"
 #include "rating.h"
 #include "server.h"
@@ -37,6 +39,25 @@ static bool is_number(const char *s)
 	return digits;
 }
 
+/* "1500-2000": a rating range, both ends from 0 to 9999 and in order. */
+static bool rating_range(const char *w, int *lo, int *hi)
+{
+	char low[8];
+	const char *dash = strchr(w, '-');
+	long a, b;
+
+	if (!dash || (size_t)(dash - w) >= sizeof low)
+		return false;
+	memcpy(low, w, (size_t)(dash - w));
+	low[dash - w] = '\0';
+	if (number_parse(low, 0, 9999, &a) != NUMBER_OK || number_parse(dash + 1, 0, 9999, &b) !=
+	    NUMBER_OK || a > b)
+		return false;
+	*lo = (int)a;
+	*hi = (int)b;
+	return true;
+}
+
 /*
  * Parses "[minutes [inc]] [rated|unrated] [white|black] [manual|auto]
  * [formula] [min-max]", or a club control such as 40/90,30+30 in place of
@@ -51,7 +72,6 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 	    .color = -1, .min_rating = 0, .max_rating = 9999 };
 	for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		int lo, hi;
-		char dash;
 		if (is_number(w) && n < 2 && !control)
 			numbers[n++] = w;
 		else if (!strcasecmp(w, "r") || !strcasecmp(w, "rated"))
@@ -68,8 +88,7 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 			t->manual = false;
 		else if (!strcasecmp(w, "f") || !strcasecmp(w, "formula"))
 			t->formula = true;
-		else if (sscanf(w, "%d%c%d", &lo, &dash, &hi) == 3 && dash == '-' && lo >= 0 &&
-		    hi <= 9999 && lo <= hi) {
+		else if (rating_range(w, &lo, &hi)) {
 			t->min_rating = lo;
 			t->max_rating = hi;
 		} else if (!control && !n && strpbrk(w, "/+ds,") && strcasecmp(w, "standard")) {
@@ -161,7 +180,7 @@ static void cmd_unseek(struct session *s, const struct cmd_args *a)
 	struct offers *o = server_offers(session_server(s));
 
 	if (a->argc) {
-		struct seek *sk = offers_find_seek(o, atoi(a->argv[0]));
+		struct seek *sk = offers_find_seek(o, a->number[0]);
 		if (!sk || sk->owner != s) {
 			session_printf(s, "You have no seek %s.\n", a->argv[0]);
 			return;
@@ -210,7 +229,7 @@ static int rating_for_range(struct session *s, const struct clock_control *tc)
 static void cmd_play(struct session *s, const struct cmd_args *a)
 {
 	struct offers *o = server_offers(session_server(s));
-	struct seek *sk = offers_find_seek(o, atoi(a->argv[0]));
+	struct seek *sk = offers_find_seek(o, a->number[0]);
 
 	if (!sk) {
 		session_printf(s, "That seek is not available.\n");
@@ -296,7 +315,9 @@ static void pick_one(struct challenge *c, void *arg)
 
 	if (mine != p->s)
 		return;
-	if (p->which && atoi(p->which) != c->id && strcasecmp(p->which, session_name(other)))
+	long id;
+	if (p->which && !(number_parse(p->which, 1, INT_MAX, &id) == NUMBER_OK && id == c->id) &&
+	    strcasecmp(p->which, session_name(other)))
 		return;
 	p->found = c;
 	p->matches++;

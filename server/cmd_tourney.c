@@ -1,5 +1,6 @@
 /* Tournaments: `tourney SUBCOMMAND ...`, one table entry with its subcommands
  * parsed here; the work is done by tournament.c, the listings here. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "config.h"
 #include "db.h"
 #include "limit.h"
+#include "number.h"
 #include "pgn.h"
 #include "san.h"
 #include "server.h"
@@ -38,13 +40,12 @@ static bool split(char *text, struct words *out)
 	return true;
 }
 
-/* A whole number from text, or -1. */
+/* A whole number from text that fits an int, or -1. */
 static long number(const char *text)
 {
-	char *end;
-	long n = strtol(text, &end, 10);
+	long n;
 
-	return *end || end == text || n < 0 ? -1 : n;
+	return number_parse(text, 0, INT_MAX, &n) == NUMBER_OK ? n : -1;
 }
 
 /* The tournament a word names, or NULL after saying so. */

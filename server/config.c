@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "limit.h"
+#include "number.h"
 
 static char *dup_or_die(const char *s)
 {
@@ -104,10 +105,8 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 	for (size_t i = 0; i < sizeof int_keys / sizeof int_keys[0]; i++) {
 		if (strcmp(key, int_keys[i].name))
 			continue;
-		char *end;
-		errno = 0;
-		long v = strtol(value, &end, 10);
-		if (errno || end == value || *end || v < int_keys[i].min || v > int_keys[i].max) {
+		long v;
+		if (number_parse(value, int_keys[i].min, int_keys[i].max, &v) != NUMBER_OK) {
 			snprintf(err, errlen, "%s must be a whole number from %ld to %ld", key,
 			    int_keys[i].min, int_keys[i].max);
 			return -1;

@@ -1023,6 +1023,20 @@ static void make_offer(struct game *g, struct session *s, enum game_offer kind, 
 		session_notify(opp, "%s", text);
 }
 
+/* The move a draw claim names, read in the player's letters as game_move() reads it. */
+static int read_intended_move(const struct game *g, struct session *s, const char *text, move *m)
+{
+	static const enum piece_type promote_types[] = { QUEEN, ROOK, BISHOP, KNIGHT };
+	enum piece_type promote = promote_types[session_var(s, VAR_PROMOTE) & 3];
+	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
+	const struct board *b = position_board(g->pos);
+	enum san_status st = san_parse(b, text, lang, promote, m);
+
+	if (st != SAN_OK && lang != SAN_ENGLISH)
+		st = san_parse(b, text, SAN_ENGLISH, promote, m);
+	return st == SAN_OK ? 0 : -1;
+}
+
 void game_draw(struct game *g, struct session *s, const char *move_text)
 {
 	char text[128];
@@ -1031,11 +1045,15 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 	if (ci < 0)
 		return;
 	enum color c = (enum color)ci;
-	/* A claim with an intended move (9.2.1, 9.3.1): the move is played and the draw stands. */
+	/*
+	 * A claim with an intended move (9.2.1, 9.3.1): the move is read once, as
+	 * the player's moves are read, and that very move is played, named by its
+	 * coordinates (which read alike in every language).  The draw stands only
+	 * if the move was made (not refused by a paused game or a fallen flag).
+	 */
 	if (move_text && *move_text) {
 		move m;
-		if (c != to_move(g) || san_parse(position_board(g->pos), move_text, SAN_ENGLISH,
-		    QUEEN, &m) != SAN_OK) {
+		if (c != to_move(g) || read_intended_move(g, s, move_text, &m) < 0) {
 			session_printf(s, "Illegal move (%s).\n", move_text);
 			return;
 		}
@@ -1044,8 +1062,11 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 			session_printf(s, "After %s you could not claim a draw.\n", move_text);
 			return;
 		}
-		game_move(g, s, move_text);
-		if (!g->over)
+		char uci[MOVE_TEXT_MAX];
+		int ply = position_ply_count(g->pos);
+		move_format_uci(m, uci);
+		game_move(g, s, uci);
+		if (!g->over && position_ply_count(g->pos) == ply + 1)
 			end_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ? "Game drawn by repetition" :
 			    "Game drawn by the 50 move rule", "normal", "finished");
 		return;

@@ -15,6 +15,7 @@
 #include "db.h"
 #include "game.h"
 #include "hasher.h"
+#include "number.h"
 #include "offer.h"
 #include "limit.h"
 #include "log.h"
@@ -830,12 +831,20 @@ void session_block_begin(struct session *s, int code)
 /* Block mode: "27 e2e4" runs e2e4 with its reply framed as block 27. */
 static void run_numbered(struct session *s, char *line)
 {
-	char *end;
+	char word[16];
+	long id = -1;
 
 	while (*line == ' ')
 		line++;
-	long id = strtol(line, &end, 10);
-	if (end == line || id < 0 || (*end && *end != ' ')) {
+	size_t wlen = strcspn(line, " ");
+	char *end = line + wlen;
+	if (wlen < sizeof word) {
+		memcpy(word, line, wlen);
+		word[wlen] = '\0';
+		if (number_parse(word, 0, INT_MAX, &id) != NUMBER_OK)
+			id = -1;
+	}
+	if (id < 0) {
 		s->block_id = 0;
 		session_block_begin(s, BLOCK_NO_SEQUENCE);
 		session_printf(s, "Block mode needs a command number first.\n");

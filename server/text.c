@@ -1,5 +1,17 @@
 #include "text.h"
 
+/*
+ * Characters that change how other text shows rather than showing
+ * themselves: C1 controls, the bidi embeddings, overrides and isolates
+ * (a name can be made to read backwards), and the line and paragraph
+ * separators (a fake line under someone else's name).
+ */
+static bool hidden(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
+}
+
 size_t text_sanitize(char *line, size_t len)
 {
 	unsigned char *s = (unsigned char *)line;
@@ -47,6 +59,13 @@ size_t text_sanitize(char *line, size_t len)
 		if (!ok) {
 			s[out++] = '?';
 			in++;
+			continue;
+		}
+		unsigned cp = ch & (0x3fu >> need);
+		for (int k = 1; k <= need; k++)
+			cp = cp << 6 | (s[in + k] & 0x3fu);
+		if (hidden(cp)) {
+			in += (size_t)need + 1;
 			continue;
 		}
 		for (int k = 0; k <= need; k++)

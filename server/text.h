@@ -7,8 +7,10 @@
 
 /*
  * Cleans a line in place: telnet IAC sequences removed, NUL and control
- * characters dropped (tab becomes a space), and invalid UTF-8 replaced by
- * '?'.  Writes a NUL at the new end (line needs len + 1 bytes) and returns
+ * characters dropped (tab becomes a space), invalid UTF-8 replaced by '?',
+ * and the characters that reorder or break other text when someone else
+ * reads it (C1 controls, bidi overrides and isolates, U+2028/U+2029)
+ * dropped.  Every line a client sends passes here before anything reads it.  Writes a NUL at the new end (line needs len + 1 bytes) and returns
  * the new length.
  */
 size_t text_sanitize(char *line, size_t len);

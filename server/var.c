@@ -1,9 +1,9 @@
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "number.h"
 #include "var.h"
 
 static const char *const promote_choices[] = { "q", "r", "b", "n", NULL };
@@ -197,10 +197,8 @@ int var_values_set(struct var_values *v, enum var_id id, const char *text, char 
 		return 0;
 	}
 	case VAR_KIND_INT: {
-		char *end;
-		errno = 0;
-		long n = strtol(text, &end, 10);
-		if (errno || end == text || *end || n < d->min || n > d->max) {
+		long n;
+		if (number_parse(text, d->min, d->max, &n) != NUMBER_OK) {
 			snprintf(why, len, "Bad value given for variable %s (%d to %d).", d->name,
 			    d->min, d->max);
 			return -1;

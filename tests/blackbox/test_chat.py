@@ -69,14 +69,9 @@ class Chat(ChessdTestCase):
         self.assertEqual(b.command("tell 50 chat here"),
                          b'(told 1 players in channel 50 "Chat")\n\rfics% ')
         a.expect(b"%s(U)(50): chat here" % b.name.encode())
-        # Non-members do not hear it; non-members may still send to it.
-        self.assertEqual(c.command("tell 77 from outside"),
-                         b"(told 2 players in channel 77)\n\rfics% ")
-        a.expect(b"%s(U)(77): from outside" % c.name.encode())
-        b.expect(b"%s(U)(77): from outside" % c.name.encode())
-        a.expect_prompt()
-        b.expect_prompt()
-        self.assertNotIn(b"(77)", c.read_for(0.2))
+        # Non-members neither hear it nor send to it.
+        self.assertEqual(c.command("tell 77 from outside"), b"You are not in channel 77.\n\rfics% ")
+        self.assertNotIn(b"from outside", a.read_for(0.2) + b.read_for(0.2))
         # inchannel.
         names = sorted([a.name, b.name], key=str.lower)
         self.assertEqual(c.command("inchannel 77"),
@@ -179,6 +174,7 @@ class Chat(ChessdTestCase):
         g = self.guest(self.srv)
         a.command("+channel 77")
         a.command("set ctell 0")
+        g.command("+channel 77")
         self.assertEqual(g.command("tell 77 psst"), b"(told 0 players in channel 77)\n\rfics% ")
         self.assertNotIn(b"psst", a.read_for(0.2))
 

@@ -151,6 +151,14 @@ static void test_movelist_rejects(void **state)
 	struct movelist *ml = parse(headless);
 	assert_false(movelist_complete(ml));
 	free(ml);
+	/* A game number too big for an int is no header (and no overflow). */
+	static const char *const huge[] = {
+		"Movelist for game 99999999999999999999:", "x (----) vs. y (----) --- date",
+		"----  ---------------------", "  1.  e4 (0:00)", "      {Still in progress} *", NULL,
+	};
+	ml = parse(huge);
+	assert_false(movelist_complete(ml));
+	free(ml);
 }
 
 /* --- who and stored --- */

@@ -1,5 +1,6 @@
 /* text_sanitize: what a client's line becomes before anyone sees it. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,22 @@ static const struct {
 	{ "truncated sequence at end", "ab\xe2\x99", 4, "ab??" },
 	{ "latin-1 byte", "\xe9t\xe9", 3, "?t?" },
 	{ "empty", "", 0, "" },
+	{ "C1 NEL dropped", "a\xc2\x85" "b", 4, "ab" },
+	{ "C1 CSI dropped", "\xc2\x9b" "2J", 4, "2J" },
+	{ "C1 first and last", "\xc2\x80x\xc2\x9f", 5, "x" },
+	{ "NBSP kept", "\xc2\xa0", 2, "\xc2\xa0" },
+	{ "LRE dropped", "\xe2\x80\xaa" "a", 4, "a" },
+	{ "RLO dropped", "evil\xe2\x80\xaegnp.exe", 14, "evilgnp.exe" },
+	{ "PDF dropped", "\xe2\x80\xac", 3, "" },
+	{ "U+2027 kept", "\xe2\x80\xa7", 3, "\xe2\x80\xa7" },
+	{ "narrow NBSP kept", "\xe2\x80\xaf", 3, "\xe2\x80\xaf" },
+	{ "line separator dropped", "a\xe2\x80\xa8" "b", 5, "ab" },
+	{ "paragraph separator dropped", "a\xe2\x80\xa9" "b", 5, "ab" },
+	{ "LRI dropped", "\xe2\x81\xa6" "x", 4, "x" },
+	{ "PDI dropped", "x\xe2\x81\xa9", 4, "x" },
+	{ "U+2065 kept", "\xe2\x81\xa5", 3, "\xe2\x81\xa5" },
+	{ "U+206A kept", "\xe2\x81\xaa", 3, "\xe2\x81\xaa" },
+	{ "ESC sequence", "\x1b]0;title\x07" "hi", 12, "]0;titlehi" },
 };
 
 static void test_cases(void **state)
@@ -71,10 +88,49 @@ static void test_exhaustive_short(void **state)
 	}
 }
 
+static bool hidden(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029;
+}
+
+/* Every code point, UTF-8 encoded: kept as is unless it is a control, a surrogate or hidden. */
+static void test_every_code_point(void **state)
+{
+	(void)state;
+	for (unsigned cp = 0; cp <= 0x10ffff; cp++) {
+		char buf[8];
+		size_t len;
+		if (cp < 0x80) {
+			buf[0] = (char)cp, len = 1;
+		} else if (cp < 0x800) {
+			buf[0] = (char)(0xc0 | cp >> 6), buf[1] = (char)(0x80 | (cp & 0x3f)), len = 2;
+		} else if (cp < 0x10000) {
+			buf[0] = (char)(0xe0 | cp >> 12), buf[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+			buf[2] = (char)(0x80 | (cp & 0x3f)), len = 3;
+		} else {
+			buf[0] = (char)(0xf0 | cp >> 18), buf[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+			buf[2] = (char)(0x80 | (cp >> 6 & 0x3f)), buf[3] = (char)(0x80 | (cp & 0x3f));
+			len = 4;
+		}
+		char copy[8];
+		memcpy(copy, buf, len);
+		size_t n = text_sanitize(buf, len);
+		bool kept = n == len && !memcmp(buf, copy, len);
+		bool want = cp == '\t' ? false : cp < 0x20 || cp == 0x7f ? false :
+		    cp >= 0xd800 && cp <= 0xdfff ? false : !hidden(cp);
+		if (kept != want)
+			fail_msg("U+%04X: %s", cp, kept ? "kept" : "changed");
+		if (!want && !(cp >= 0xd800 && cp <= 0xdfff) && cp != '\t' && n != 0)
+			fail_msg("U+%04X: left %zu bytes", cp, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_every_code_point),
 		cmocka_unit_test(test_exhaustive_short),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

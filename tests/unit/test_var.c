@@ -110,6 +110,9 @@ static void test_config(void **state)
 	} bad[] = {
 		{ "port = 70000\n", ":1: port must be a whole number from 0 to 65535" },
 		{ "\nline_bytes = 8\n", ":2: line_bytes must be a whole number from 16 to 65536" },
+		{ "port = 4294967296\n", ":1: port must be a whole number from 0 to 65535" },
+		{ "port = 99999999999999999999\n", ":1: port must be a whole number from 0 to 65535" },
+		{ "port = 50x\n", ":1: port must be a whole number from 0 to 65535" },
 		{ "colour = blue\n", ":1: unknown setting 'colour'" },
 		{ "port 5000\n", ":1: expected key = value" },
 		{ "registration = maybe\n", ":1: registration must be open or closed" },

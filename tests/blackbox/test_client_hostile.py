@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The terminal client against a hostile (or spoofed) server: whatever the
+server sends, nothing reaches the user's terminal that could retitle, clear,
+recolour or reorder it.  The server here is a small fake that logs the
+client in, answers its set-up in block mode, then sends escape sequences."""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CHESS = os.environ.get("CHESS") or os.path.join(ROOT, "build", "bin", "chess")
+TIMEOUT = float(os.environ.get("CHESSD_TEST_TIMEOUT", "10")) * 3
+
+EVIL = [
+    b"\x1b]0;pwned-title\x07",              # OSC: set the window title
+    b"\x1b]2;pwned-title\x1b\\",            # OSC ended by ST
+    b"\x1b[2J\x1b[H",                       # clear the screen, home the cursor
+    b"\x1b[31mred\x1b[0m",                  # colour
+    b"\x1bc",                               # full reset
+    b"\x1b]52;c;ZXZpbA==\x07clip",          # write the clipboard
+    b"\xc2\x9b2J\xc2\x9d0;pwned-title\x07",  # C1 CSI and OSC as UTF-8
+    b"\x9b2J",                              # raw 8-bit CSI
+    b"bob tells you: \xe2\x80\xaeevil\xe2\x80\xa8fake line",  # bidi override, line separator
+    b"bell\x07back\x08space\rreturn",
+]
+MARK = b"END-OF-EVIL"
+
+
+class FakeServer(threading.Thread):
+    """One connection: login as a guest, block-mode set-up answered, then EVIL."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.sock.settimeout(TIMEOUT)
+        self.port = self.sock.getsockname()[1]
+        self.error = None
+        self.received = b""
+
+    def lines(self, conn):
+        buf = b""
+        while True:
+            while b"\n" not in buf:
+                data = conn.recv(4096)
+                if not data:
+                    return
+                self.received += data
+                buf += data
+            line, buf = buf.split(b"\n", 1)
+            yield line.rstrip(b"\r")
+
+    def run(self):
+        try:
+            conn, _ = self.sock.accept()
+            conn.settimeout(TIMEOUT)
+            with conn:
+                self.converse(conn)
+        except Exception as e:      # reported by the test
+            self.error = e
+        finally:
+            self.sock.close()
+
+    def converse(self, conn):
+        conn.sendall(b"\x1b]0;pwned-title\x07\x1b[2JWelcome\n\rlogin: ")
+        lines = self.lines(conn)
+        next(lines)                                     # the name
+        conn.sendall(b'Press return to enter the server as "GuestEVIL":\n\r')
+        next(lines)                                     # the empty line
+        conn.sendall(b"**** Starting FICS session as GuestEVIL(U) ****\n\rfics% ")
+        for line in lines:
+            if line == b"iset block 1":
+                conn.sendall(b"block set.\n\rfics% ")
+                continue
+            m = re.match(rb"(\d+) (.*)", line)
+            if not m:
+                continue
+            ident, command = m.group(1), m.group(2)
+            if command == b"quit":
+                conn.sendall(b"\x15%s\x1671\x16Logging you out.\n\r\x17\n\r" % ident)
+                return
+            conn.sendall(b"\x15%s\x160\x16ok\n\r\x17\n\rfics%% " % ident)
+            if command == b"style 12":                  # the last set-up command
+                conn.sendall(b"".join(b"\n\r" + e + b"\n\rfics% " for e in EVIL) +
+                             b"\n\r" + MARK + b"\n\rfics% ")
+
+
+def assert_harmless(test, out):
+    for bad in (b"\x1b", b"\x9b", b"\x9d", b"\xc2\x9b", b"\xc2\x9d", b"\xe2\x80\xae",
+                b"\xe2\x80\xa8", b"\x07", b"\x08", b"\r"):
+        test.assertNotIn(bad, out, "%r reached the terminal" % bad)
+    test.assertNotIn(b"pwned-title", out)
+
+
+class HostileServer(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="chess-hostile-")
+        self.addCleanup(shutil.rmtree, self.home, True)
+        self.env = dict(os.environ, HOME=self.home, XDG_CONFIG_HOME=self.home, LANG="C.UTF-8",
+                        LC_ALL="C.UTF-8")
+        self.fake = FakeServer()
+        self.fake.start()
+
+    def test_script_mode_output(self):
+        r = subprocess.run([CHESS, "--plain", "--port", str(self.fake.port), "127.0.0.1"],
+                           input=b"#wait " + MARK + b"\n", capture_output=True, env=self.env,
+                           timeout=TIMEOUT)
+        self.fake.join(TIMEOUT)
+        self.assertIsNone(self.fake.error)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout
+        self.assertIn(MARK, out)
+        assert_harmless(self, out)
+        assert_harmless(self, r.stderr)
+        # The text around the sequences is still there, each sequence one '?'.
+        self.assertIn(b"?red?", out)
+        self.assertIn(b"\n?clip\n", out)
+        self.assertIn(b"bob tells you: ?evil?fake line", out)
+        self.assertIn(b"bell?back?spacereturn", out)    # the stream drops every CR
+
+    def test_screen_keeps_its_title(self):
+        if not shutil.which("tmux"):
+            self.fail("tmux is not installed (apt-get install tmux): this test needs it")
+        sock = "chess-hostile-%d" % os.getpid()
+        self.addCleanup(subprocess.run, ["tmux", "-L", sock, "kill-server"], capture_output=True)
+
+        def tmux(*args):
+            return subprocess.run(["tmux", "-L", sock] + list(args), capture_output=True,
+                                  check=True).stdout
+        tmux("new-session", "-d", "-s", "evil", "-x", "100", "-y", "40",
+             "env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color "
+             "%s --plain --port %d 127.0.0.1; sleep 30" % (self.home, self.home, CHESS,
+                                                          self.fake.port))
+        tmux("set-option", "-t", "evil", "allow-rename", "on")
+        title = tmux("display-message", "-p", "-t", "evil", "#{pane_title}")
+        deadline = time.monotonic() + TIMEOUT
+        screen = b""
+        while MARK not in screen and time.monotonic() < deadline:
+            time.sleep(0.1)
+            screen = tmux("capture-pane", "-p", "-e", "-t", "evil")
+        self.assertIn(MARK, screen)
+        # Nothing was cleared: the first line the server sent is still on the screen.
+        self.assertIn(b"Welcome", screen)
+        self.assertIn(b"red", screen)
+        self.assertNotIn(b"\x1b[31m", screen)
+        self.assertEqual(tmux("display-message", "-p", "-t", "evil", "#{pane_title}"), title)
+        self.assertNotIn(b"pwned", tmux("display-message", "-p", "-t", "evil", "#{window_name}"))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
