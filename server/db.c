@@ -117,6 +117,7 @@ struct db {
 	sqlite3 *handle;
 	sqlite3_stmt *stmt[ST_COUNT];
 	bool in_transaction;
+	bool committed_early;		/* db_commit_now() committed this pass */
 	void (*wal_grew)(void *arg, int pages);
 	void *wal_arg;
 };
@@ -292,15 +293,38 @@ void db_close(struct db *db)
 
 int db_commit(struct db *db)
 {
+	db->committed_early = false;
 	if (!db->in_transaction)
 		return 0;
 	if (step_done(db, db->stmt[ST_COMMIT]) < 0) {
-		step_done(db, db->stmt[ST_ROLLBACK]);
-		db->in_transaction = false;
+		db_rollback(db);
 		return -1;
 	}
 	db->in_transaction = false;
 	return 0;
+}
+
+int db_commit_now(struct db *db)
+{
+	if (!db->in_transaction)
+		return 0;
+	if (step_done(db, db->stmt[ST_COMMIT]) < 0) {
+		db_rollback(db);
+		return -1;
+	}
+	db->in_transaction = false;
+	db->committed_early = true;
+	return 0;
+}
+
+void db_rollback(struct db *db)
+{
+	if (!db->in_transaction)
+		return;
+	/* A failed COMMIT (disk full, I/O error) may have rolled back already. */
+	if (!sqlite3_get_autocommit(db->handle))
+		step_done(db, db->stmt[ST_ROLLBACK]);
+	db->in_transaction = false;
 }
 
 static int wal_hook(void *arg, sqlite3 *handle, const char *name, int pages)
@@ -329,7 +353,7 @@ int db_set_deferred_sync(struct db *db, bool deferred)
 
 bool db_pending(const struct db *db)
 {
-	return db->in_transaction;
+	return db->in_transaction || db->committed_early;
 }
 
 int db_user_find(struct db *db, const char *name, struct db_user *out)

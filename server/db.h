@@ -33,9 +33,18 @@ int db_set_deferred_sync(struct db *db, bool deferred);
 /* After each commit grew the WAL, grew(arg, pages in it); SQLite's own
  * checkpoints are off from then on: the caller must run them. */
 void db_watch_wal(struct db *db, void (*grew)(void *arg, int pages), void *arg);
-/* Commits the open transaction, if any.  A failure here is fatal to the caller. */
+/* Commits the open transaction, if any: 0, or -1 with the writes rolled back. */
 int db_commit(struct db *db);
-/* Whether writes are waiting for db_commit(). */
+/*
+ * Commits what the pass has written so far, now, for a write that must not
+ * be acknowledged unless it is stored (a move): 0, or -1 with those writes
+ * rolled back.  The pass still owes the end-of-pass db_commit(), which its
+ * output waits on (db_pending() stays true).
+ */
+int db_commit_now(struct db *db);
+/* Rolls back the open transaction (one of its writes failed), if any. */
+void db_rollback(struct db *db);
+/* Whether the pass wrote anything db_commit() has yet to account for. */
 bool db_pending(const struct db *db);
 
 /* 1 found, 0 not found, -1 error. */

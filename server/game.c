@@ -488,21 +488,28 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
 	snprintf(row.status, sizeof row.status, "active");
 	row_clocks(g, &row);
-	if ((g->id = db_game_insert(server_db(srv), &row)) < 0 ||
-	    (g->number = take_number(server_games(srv), g)) < 0) {
-		snprintf(err, errlen, g->id < 0 ? "The game could not be saved." :
-		    "There are too many games in progress.");
+	if (games_count(server_games(srv)) >= GAMES_MAX) {
+		snprintf(err, errlen, "There are too many games in progress.");
 		game_free(g);
 		return NULL;
 	}
-	/* Tournament games (issue 7). */
-	if (p->tourney_id) {
-		g->tourney_id = p->tourney_id;
-		g->tourney_round = p->tourney_round;
-		g->tourney_board = p->tourney_board;
-		db_game_set_tourney(server_db(srv), g->id, g->tourney_id, g->tourney_round,
-		    g->tourney_board);
+	/* Its moves need the row: a game that cannot be stored does not start. */
+	struct db *db = server_db(srv);
+	if (db_commit_now(db) < 0)
+		log_error("the database refused this pass's earlier writes");
+	if ((g->id = db_game_insert(db, &row)) < 0 || (p->tourney_id &&
+	    db_game_set_tourney(db, g->id, p->tourney_id, p->tourney_round, p->tourney_board) < 0) ||
+	    db_commit_now(db) < 0) {
+		db_rollback(db);
+		snprintf(err, errlen, "The server could not save the game; it was not started.");
+		game_free(g);
+		return NULL;
 	}
+	g->number = take_number(server_games(srv), g);
+	/* Tournament games (issue 7). */
+	g->tourney_id = p->tourney_id;
+	g->tourney_round = p->tourney_round;
+	g->tourney_board = p->tourney_board;
 	session_set_game(white, g);
 	session_set_game(black, g);
 	/* Playing ends the players' seeks and challenges, and ("set unobserve 1"
@@ -890,6 +897,26 @@ static void board_ending(struct game *g)
 
 /* --- the move path --- */
 
+/*
+ * Stores a move in a transaction of its own, so that a full disk or a
+ * failing one is known before anybody sees the move: a move that is not
+ * stored is not played.  What the pass wrote before it is committed first,
+ * so that the move's failure cannot take those writes with it.
+ */
+static int store_move(struct game *g, const struct db_move *row)
+{
+	struct db *db = server_db(g->srv);
+
+	if (db_commit_now(db) < 0)
+		log_error("game %d: the database refused this pass's earlier writes", g->number);
+	if (db_game_move(db, g->id, row) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		log_error("game %d: could not save move %d; not played", g->number, row->ply);
+		return -1;
+	}
+	return 0;
+}
+
 /* The colour s plays in g; -1 (after saying so) when s is not playing it. */
 static int player_color(struct game *g, struct session *s)
 {
@@ -955,27 +982,32 @@ void game_move(struct game *g, struct session *s, const char *text)
 	int dpp = piece_type_of(before->squares[move_from(m)]) == PAWN &&
 	    (move_from(m) ^ move_to(m)) == 16 ? square_file(move_from(m)) : -1;
 	move_format_uci(m, uci);
+	struct clock_side clock_after = g->clocks[c];
+	if (!clock_untimed(&g->tc))
+		clock_side_move(&g->tc, &clock_after, used);
 	position_play_listed(g->pos, m, legal, nlegal, SAN_ENGLISH, san);
+	struct db_move row = { .ply = ply + 1, .time_ms = used, .clock_ms = clock_after.remaining_ms };
+	snprintf(row.uci, sizeof row.uci, "%s", uci);
+	snprintf(row.san, sizeof row.san, "%s", san);
+	if (store_move(g, &row) < 0) {
+		position_undo(g->pos, 1);
+		session_printf(s, "The server could not save your move (%s); it was not played.  "
+		    "Please try again.\n", text);
+		return;
+	}
 
 	g->lag[c] = lag;
-	if (!clock_untimed(&g->tc))
-		clock_side_move(&g->tc, &g->clocks[c], used);
+	g->clocks[c] = clock_after;
 	struct game_ply *p = &g->plies[ply];
 	snprintf(p->san, sizeof p->san, "%s", san);
 	snprintf(p->uci, sizeof p->uci, "%s", uci);
-	p->time_ms = used;
-	p->clock_ms = g->clocks[c].remaining_ms;
+	p->time_ms = row.time_ms;
+	p->clock_ms = row.clock_ms;
 	snprintf(g->last_verbose, sizeof g->last_verbose, "%s", verbose);
 	g->last_dpp = dpp;
 	g->turn_started_ms = now;
 	/* Moving answers the opponent's offers with a no. */
 	g->offers[color_other(c)] = 0;
-
-	struct db_move row = { .ply = ply + 1, .time_ms = p->time_ms, .clock_ms = p->clock_ms };
-	snprintf(row.uci, sizeof row.uci, "%s", uci);
-	snprintf(row.san, sizeof row.san, "%s", san);
-	if (db_game_move(server_db(g->srv), g->id, &row) < 0)
-		log_error("game %d: could not save move %d", g->number, ply + 1);
 
 	broadcast_board(g);
 	if (position_termination(g->pos) != TERM_NONE) {
