@@ -970,9 +970,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 	}
 	move legal[MAX_MOVES];
 	int nlegal;
-	enum san_status st = san_parse_moves(before, text, lang, promote, &m, legal, &nlegal);
-	if (st != SAN_OK && lang != SAN_ENGLISH)
-		st = san_parse_moves(before, text, SAN_ENGLISH, promote, &m, legal, &nlegal);
+	enum san_status st = san_parse_typed(before, text, lang, promote, &m, legal, &nlegal);
 	if (st != SAN_OK) {
 		session_printf(s, st == SAN_AMBIGUOUS ? "Ambiguous move (%s).\n" : "Illegal move (%s).\n",
 		    text);
