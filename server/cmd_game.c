@@ -179,35 +179,21 @@ static void print_pgn(struct session *s, struct pgn_game *pg)
 	free(text);
 }
 
-struct nth_game {
-	int want, seen;
-	struct db_game row;
-	bool found;
-};
-
-static void pick_nth(void *arg, const struct db_game *g)
-{
-	struct nth_game *n = arg;
-
-	if (n->seen++ == n->want) {
-		n->row = *g;
-		n->found = true;
-	}
-}
-
-/* A stored game (finished, adjourned or aborted) as PGN, from the database. */
-static void stored_pgn(struct session *s, const char *name, int index)
+/* A stored game as PGN, from the database: the one `history` numbers so (see db_record_find). */
+static void stored_pgn(struct session *s, const char *name, const char *number_text)
 {
 	struct db *db = server_db(session_server(s));
-	struct nth_game n = { .want = index };
+	struct db_game row;
+	int number;
 	char err[160];
 
-	db_games_of(db, name, NULL, index + 1, pick_nth, &n);
-	if (!n.found) {
+	if (!cmd_record_number(s, number_text, &number))
+		return;
+	if (db_record_find(db, name, number, &row) <= 0) {
 		session_printf(s, "%s has no such game.\n", name);
 		return;
 	}
-	struct pgn_game *pg = archive_pgn(db, &n.row, server_config(session_server(s))->server_name,
+	struct pgn_game *pg = archive_pgn(db, &row, server_config(session_server(s))->server_name,
 	    NULL, NULL, err, sizeof err);
 	if (!pg) {
 		session_printf(s, "%s\n", err);
@@ -218,7 +204,7 @@ static void stored_pgn(struct session *s, const char *name, int index)
 
 /*
  * A game as PGN from the rules core's exporter: a live game by number or
- * player, else (pgn NAME [N]) a player's N-th most recent stored game.
+ * player, else (pgn NAME [N]) a player's game numbered N in history.
  */
 static void cmd_pgn(struct session *s, const struct cmd_args *a)
 {
@@ -226,7 +212,7 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 	struct game *g = NULL;
 
 	if (a->argc == 2) {
-		stored_pgn(s, a->argv[0], atoi(a->argv[1]));
+		stored_pgn(s, a->argv[0], a->argv[1]);
 		return;
 	}
 	if (a->argc == 1) {
@@ -234,7 +220,7 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 		strtol(a->argv[0], &end, 10);
 		struct session *who = server_find_session(session_server(s), a->argv[0]);
 		if (*end && !(who && session_game(who))) {
-			stored_pgn(s, a->argv[0], 0);
+			stored_pgn(s, a->argv[0], NULL);
 			return;
 		}
 	}

@@ -75,13 +75,29 @@ static const char *subject(struct session *s, const struct cmd_args *a)
 	return a->argc ? a->argv[0] : session_name(s);
 }
 
+struct history {
+	struct db_game games[HISTORY_GAMES];
+	int numbers[HISTORY_GAMES];
+	int count;
+};
+
+static void collect_history(void *arg, int number, const struct db_game *g)
+{
+	struct history *h = arg;
+
+	if (h->count < HISTORY_GAMES) {
+		h->numbers[h->count] = number;
+		h->games[h->count++] = *g;
+	}
+}
+
 static void cmd_history(struct session *s, const struct cmd_args *a)
 {
 	const char *name = subject(s, a);
-	struct collected c = { .count = 0 };
+	struct history c = { .count = 0 };
 	char type[48], date[64];
 
-	db_games_of(server_db(session_server(s)), name, "finished", HISTORY_GAMES, collect, &c);
+	db_history_each(server_db(session_server(s)), name, HISTORY_GAMES, collect_history, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no history games.\n", name);
 		return;
@@ -89,14 +105,14 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 	session_printf(s, "\nHistory for %s:\n", c.games[0].white[0] && !strcasecmp(c.games[0].white,
 	    name) ? c.games[0].white : c.games[0].black);
 	session_printf(s, "                  Opponent      Type         ECO End Date\n");
-	for (int i = c.count - 1; i >= 0; i--) {
+	for (int i = 0; i < c.count; i++) {
 		const struct db_game *g = &c.games[i];
 		bool white = !strcasecmp(g->white, name);
 		char mark = !strcmp(g->result, "1/2-1/2") ? '=' :
 		    (!strcmp(g->result, "1-0") == white) ? '+' : '-';
 		type_text(g, type, sizeof type);
 		date_text(g->ended ? g->ended : g->started, date, sizeof date);
-		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.count - 1 - i, mark,
+		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.numbers[i], mark,
 		    white ? g->white_rating : g->black_rating, white ? 'W' : 'B',
 		    white ? g->black_rating : g->white_rating, white ? g->black : g->white, type,
 		    end_code(g->reason), date);
@@ -140,19 +156,41 @@ static void print_move(void *arg, const struct db_move *m)
 		session_printf(l->s, "%-8s\n", m->san);
 }
 
-/* oldmoves/smoves NAME [N]: the moves of a stored or finished game, newest first. */
+bool cmd_record_number(struct session *s, const char *text, int *number)
+{
+	char *end;
+
+	if (!text) {
+		*number = DB_RECORD_LATEST;
+		return true;
+	}
+	long n = strtol(text, &end, 10);
+	if (end == text || *end || n <= -DB_HISTORY_NUMBERS || n >= DB_HISTORY_NUMBERS) {
+		session_printf(s, "\"%s\" is not a game number from history (%d to %d).\n", text,
+		    1 - DB_HISTORY_NUMBERS, DB_HISTORY_NUMBERS - 1);
+		return false;
+	}
+	*number = (int)n;
+	return true;
+}
+
+/*
+ * oldmoves/smoves NAME [N]: the moves of the game numbered N in the
+ * player's history (the latest game, finished or adjourned, without N).
+ */
 static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 {
-	struct collected c = { .count = 0 };
-	int index = a->argc > 1 ? atoi(a->argv[1]) : 0;
+	struct db_game found;
+	int number;
 	char date[64];
 
-	db_games_of(server_db(session_server(s)), a->argv[0], NULL, HISTORY_GAMES, collect, &c);
-	if (index < 0 || index >= c.count) {
+	if (!cmd_record_number(s, a->argc > 1 ? a->argv[1] : NULL, &number))
+		return;
+	if (db_record_find(server_db(session_server(s)), a->argv[0], number, &found) <= 0) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
-	const struct db_game *g = &c.games[index];
+	const struct db_game *g = &found;
 	date_text(g->started, date, sizeof date);
 	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n%s %s match, time control %s.\n\n", g->white,
 	    g->white_rating, g->black, g->black_rating, date, g->rated ? "Rated" : "Unrated",
