@@ -30,11 +30,11 @@ int main(void)
 		fprintf(stderr, "trf-roundtrip: %s\n", err);
 		return 1;
 	}
-	size_t out_len = trf_export(t, NULL, 0);
+	size_t out_len = trf_export(t, NULL, 0, NULL, 0);
 	char *out = malloc(out_len + 1);
 	if (!out)
 		return 2;
-	trf_export(t, out, out_len + 1);
+	trf_export(t, NULL, 0, out, out_len + 1);
 	fwrite(out, 1, out_len, stdout);
 	free(out);
 	free(text);
