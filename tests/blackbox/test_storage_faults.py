@@ -10,6 +10,10 @@ test fills the file system with a file of zeros, and then:
   - once the file is removed, the same move is played and the game goes on;
 and after SIGKILL and a restart, the moves stored are exactly the moves
 acknowledged (every board a player saw, nothing else).
+
+A second test injects I/O errors and read-only-file-system errors under
+SQLite: a small preloaded library, compiled by the test, fails pwrite()
+with the errno named in a flag file while that file exists.
 """
 import os
 import re
@@ -17,6 +21,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import textwrap
 
 from games_harness import FAST, GT, GamesTestCase, main
 
@@ -27,8 +32,82 @@ NOT_SAVED = re.compile(rb"The server could not save your move \(([^)]*)\); it wa
 MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6",
          "b1d2", "a7a6", "a2a4", "h7h6", "h2h3", "b7b6"]
 
+# Fails every pwrite() (SQLite's only way to write its files) with the errno
+# named in $CHESSD_FAULT_FLAG while that file exists.
+FAULT_SHIM = textwrap.dedent(r"""
+    #define _GNU_SOURCE
+    #include <dlfcn.h>
+    #include <errno.h>
+    #include <fcntl.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #include <sys/types.h>
+    #include <unistd.h>
 
-class StorageFaultTest(GamesTestCase):
+    static int fault(void)
+    {
+        const char *flag = getenv("CHESSD_FAULT_FLAG");
+        char what[16] = "";
+        int fd = flag ? open(flag, O_RDONLY) : -1;
+
+        if (fd < 0)
+            return 0;
+        ssize_t n = read(fd, what, sizeof what - 1);
+        close(fd);
+        what[n > 0 ? n : 0] = '\0';
+        return !strncmp(what, "EROFS", 5) ? EROFS : !strncmp(what, "ENOSPC", 6) ? ENOSPC : EIO;
+    }
+
+    #define WRAP(name, off_type) \
+    ssize_t name(int fd, const void *buf, size_t len, off_type off) \
+    { \
+        static ssize_t (*real)(int, const void *, size_t, off_type); \
+        int e = fault(); \
+        if (e) { \
+            errno = e; \
+            return -1; \
+        } \
+        if (!real) \
+            real = (ssize_t (*)(int, const void *, size_t, off_type))dlsym(RTLD_NEXT, #name); \
+        return real(fd, buf, len, off); \
+    }
+    WRAP(pwrite, off_t)
+    WRAP(pwrite64, off64_t)
+""")
+
+
+class FaultTestCase(GamesTestCase):
+    """What both fault tests check: a move is either seen by both players or
+    refused with one line, and the stored moves are the acknowledged ones."""
+
+    def stored_moves(self, srv, game_id):
+        con = sqlite3.connect(srv.db_path)
+        try:
+            return [r[0] for r in con.execute(
+                "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+        finally:
+            con.close()
+
+    def try_move(self, mover, opp, mv):
+        """Sends mv; returns True if both players saw its board, False when
+        the mover was told it was not saved (and the opponent saw nothing)."""
+        mover.send_line(mv)
+        mover.expect(re.compile(rb"<12> [^\n]*\n\r|" + NOT_SAVED.pattern), GT)
+        if mover.match.group(0).startswith(b"<12>"):
+            self.expect12(opp)
+            return True
+        self.assertEqual(mover.match.group(1).decode(), mv)
+        # The opponent must not see the move: a board would arrive with the sync.
+        out = self.cmd(opp, "date")
+        self.assertNotIn(b"<12>", out, "the opponent saw a move that was not saved")
+        # And the mover gets nothing but that one line.
+        out = self.cmd(mover, "date")
+        self.assertNotIn(b"<12>", out)
+        return False
+
+
+
+class StorageFaultTest(FaultTestCase):
 
     def setUp(self):
         super().setUp()
@@ -69,31 +148,6 @@ class StorageFaultTest(GamesTestCase):
 
     def free_disk(self):
         os.unlink(self.fill_path)
-
-    def stored_moves(self, srv, game_id):
-        con = sqlite3.connect(srv.db_path)
-        try:
-            return [r[0] for r in con.execute(
-                "SELECT uci FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
-        finally:
-            con.close()
-
-    def try_move(self, mover, opp, mv):
-        """Sends mv; returns True if both players saw its board, False when
-        the mover was told it was not saved (and the opponent saw nothing)."""
-        mover.send_line(mv)
-        mover.expect(re.compile(rb"<12> [^\n]*\n\r|" + NOT_SAVED.pattern), GT)
-        if mover.match.group(0).startswith(b"<12>"):
-            self.expect12(opp)
-            return True
-        self.assertEqual(mover.match.group(1).decode(), mv)
-        # The opponent must not see the move: a board would arrive with the sync.
-        out = self.cmd(opp, "date")
-        self.assertNotIn(b"<12>", out, "the opponent saw a move that was not saved")
-        # And the mover gets nothing but that one line.
-        out = self.cmd(mover, "date")
-        self.assertNotIn(b"<12>", out)
-        return False
 
     def test_disk_full_during_a_game(self):
         cfg = dict(FAST)
@@ -157,6 +211,74 @@ class StorageFaultTest(GamesTestCase):
                                           players[1 - len(acked) % 2], mv))
             acked.append(mv)
 
+        con = sqlite3.connect(srv.db_path)
+        game_id = con.execute("SELECT max(id) FROM games").fetchone()[0]
+        con.close()
+        srv.kill()
+        srv.start()
+        self.assertEqual(self.stored_moves(srv, game_id), acked)
+
+
+class InjectedFaultTest(FaultTestCase):
+
+    def build_shim(self):
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if not cc:
+            self.fail("no C compiler to build the fault-injection library")
+        work = tempfile.mkdtemp(prefix="chessd-shim-")
+        self.addCleanup(shutil.rmtree, work, True)
+        src, lib = os.path.join(work, "fault.c"), os.path.join(work, "fault.so")
+        with open(src, "w") as f:
+            f.write(FAULT_SHIM)
+        r = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", lib, src, "-ldl"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return lib, os.path.join(work, "flag")
+
+    def start_with(self, srv, env):
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        try:
+            srv.start()
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+    def test_io_error_and_read_only(self):
+        lib, flag = self.build_shim()
+        srv = self.new_server(config=dict(FAST), tls=False)
+        srv.useradd("alice", "apass1")
+        srv.useradd("bob", "bpass1")
+        # ASan wants its runtime first; our library only wraps two calls.
+        self.start_with(srv, {"LD_PRELOAD": lib, "CHESSD_FAULT_FLAG": flag,
+                              "ASAN_OPTIONS": (os.environ.get("ASAN_OPTIONS", "") +
+                                               ":verify_asan_link_order=0").lstrip(":")})
+        a = self.user_player(srv, "alice", "apass1")
+        b = self.user_player(srv, "bob", "bpass1")
+        a.name, b.name = "alice", "bob"
+        self.start_match(a, b, "5 0")
+        players = [a, b]
+        acked = []
+
+        def turn():
+            return players[len(acked) % 2], players[1 - len(acked) % 2]
+
+        for mv in MOVES[:2]:
+            self.assertTrue(self.try_move(*turn(), mv))
+            acked.append(mv)
+        for errno_name in ("EIO", "EROFS", "ENOSPC"):
+            with open(flag, "w") as f:
+                f.write(errno_name)
+            mv = MOVES[len(acked)]
+            self.assertFalse(self.try_move(*turn(), mv), "played despite %s" % errno_name)
+            self.assertFalse(self.try_move(*turn(), mv), "played despite %s" % errno_name)
+            self.assertTrue(srv.running(), "chessd stopped on %s" % errno_name)
+            os.unlink(flag)
+            self.assertTrue(self.try_move(*turn(), mv), "refused after %s cleared" % errno_name)
+            acked.append(mv)
         con = sqlite3.connect(srv.db_path)
         game_id = con.execute("SELECT max(id) FROM games").fetchone()[0]
         con.close()
