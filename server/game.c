@@ -927,23 +927,23 @@ static int player_color(struct game *g, struct session *s)
 	return c;
 }
 
-void game_move(struct game *g, struct session *s, const char *text)
+bool game_move(struct game *g, struct session *s, const char *text)
 {
 	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX];
 	move m;
 	int ci = player_color(g, s);
 
 	if (ci < 0)
-		return;
+		return false;
 	enum color c = (enum color)ci;
 	if (g->paused) {
 		session_printf(s, "The game is paused until %s returns.\n",
 		    g->names[color_other(c)]);
-		return;
+		return false;
 	}
 	if (c != to_move(g)) {
 		session_printf(s, "It is not your move.\n");
-		return;
+		return false;
 	}
 	int64_t now = server_now_ms(g->srv), used = now - g->turn_started_ms;
 	/*
@@ -956,7 +956,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 		used = clock_lag_credit(&lag, &g->tc, used, session_client_think_ms(s));
 	if (!clock_untimed(&g->tc) && clock_side_flagged(&g->tc, &g->clocks[c], used)) {
 		flag_fell(g);
-		return;
+		return false;
 	}
 	/* Parse in the player's letters; play and record in English for clients. */
 	static const enum piece_type promote_types[] = { QUEEN, ROOK, BISHOP, KNIGHT };
@@ -966,7 +966,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 	int ply = position_ply_count(g->pos);
 	if (ensure_plies(g, ply + 1) < 0) {
 		session_printf(s, "Server out of memory; move not made.\n");
-		return;
+		return false;
 	}
 	move legal[MAX_MOVES];
 	int nlegal;
@@ -974,7 +974,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 	if (st != SAN_OK) {
 		session_printf(s, st == SAN_AMBIGUOUS ? "Ambiguous move (%s).\n" : "Illegal move (%s).\n",
 		    text);
-		return;
+		return false;
 	}
 	move_format_verbose(before, m, verbose);
 	int dpp = piece_type_of(before->squares[move_from(m)]) == PAWN &&
@@ -991,7 +991,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 		position_undo(g->pos, 1);
 		session_printf(s, "The server could not save your move (%s); it was not played.  "
 		    "Please try again.\n", text);
-		return;
+		return false;
 	}
 
 	g->lag[c] = lag;
@@ -1010,9 +1010,10 @@ void game_move(struct game *g, struct session *s, const char *text)
 	broadcast_board(g);
 	if (position_termination(g->pos) != TERM_NONE) {
 		board_ending(g);
-		return;
+		return true;
 	}
 	arm_timer(g);
+	return true;
 }
 
 void game_resign(struct game *g, struct session *s)
