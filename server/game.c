@@ -277,14 +277,17 @@ static void row_clocks(const struct game *g, struct db_game *row)
 }
 
 /* Saves both clocks as they stand now, for moves to be replayed onto. */
-static void save_clocks(struct game *g)
+static int save_clocks(struct game *g)
 {
 	struct db_game row;
 
 	row_clocks(g, &row);
 	if (db_game_clocks(server_db(g->srv), g->id, row.white_clock, row.black_clock,
-	    row.clock_ply) < 0)
+	    row.clock_ply) < 0) {
 		log_error("game %d: could not save the clocks", g->number);
+		return -1;
+	}
+	return 0;
 }
 
 /* --- output --- */
@@ -1155,11 +1158,31 @@ static void take_back(struct game *g, int n)
 
 	if (n > plies)
 		n = plies;
+	/* Stored first, as a move is: a takeback the database refused is not made. */
+	struct db *db = server_db(g->srv);
+	struct position *before = position_copy(g->pos);
+	if (!before) {
+		for (int c = WHITE; c <= BLACK; c++)
+			if (g->players[c])
+				session_notify(g->players[c], "Server out of memory; no takeback.");
+		return;
+	}
+	if (db_commit_now(db) < 0)
+		log_error("game %d: the database refused this pass's earlier writes", g->number);
 	position_undo(g->pos, n);
 	plies -= n;
-	db_game_truncate(server_db(g->srv), g->id, plies);
 	/* The clocks are not taken back: replaying what is left would not give them. */
-	save_clocks(g);
+	if (db_game_truncate(db, g->id, plies) < 0 || save_clocks(g) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		position_free(g->pos);
+		g->pos = before;
+		for (int c = WHITE; c <= BLACK; c++)
+			if (g->players[c])
+				session_notify(g->players[c], "The server could not save the takeback; "
+				    "the game goes on without it.");
+		return;
+	}
+	position_free(before);
 	/* The last move's verbose form and double-push file, from the board before it. */
 	g->last_dpp = -1;
 	strcpy(g->last_verbose, "none");

@@ -279,12 +279,35 @@ class InjectedFaultTest(FaultTestCase):
             os.unlink(flag)
             self.assertTrue(self.try_move(*turn(), mv), "refused after %s cleared" % errno_name)
             acked.append(mv)
+        # A takeback the database refuses is not made either.
+        not_saved = b"The server could not save the takeback; the game goes on without it."
+        with open(flag, "w") as f:
+            f.write("EIO")
+        self.takeback(a, b)
+        for c in (a, b):
+            c.expect(not_saved, GT)
+            self.assertNotIn(b"<12>", self.cmd(c, "date"))
+        os.unlink(flag)
+        self.takeback(a, b)
+        for c in (a, b):
+            d = self.expect12(c)
+            # The board is back one half-move: the side and move number say so.
+            self.assertEqual((d["moveno"] - 1) * 2 + (d["side"] == "B"), len(acked) - 1, d["raw"])
+        acked.pop()
+        self.assertTrue(self.try_move(*turn(), MOVES[len(acked)]))
+        acked.append(MOVES[len(acked)])
         con = sqlite3.connect(srv.db_path)
         game_id = con.execute("SELECT max(id) FROM games").fetchone()[0]
         con.close()
         srv.kill()
         srv.start()
         self.assertEqual(self.stored_moves(srv, game_id), acked)
+
+    def takeback(self, a, b):
+        """a asks to take back one half-move; b accepts."""
+        a.send_line("takeback 1")
+        b.expect(b'type "takeback 1" to accept.', GT)
+        b.send_line("takeback 1")
 
 
 if __name__ == "__main__":
