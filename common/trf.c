@@ -147,7 +147,7 @@ size_t trf_export(const struct tourney *t, const enum tiebreak *order, int norde
 				put_round(lines[p], r, 0, '-', bye_letter(t->players[p].requested[r]));
 	}
 	/* Rank: the standings everyone is shown, tie-breaks included. */
-	if (!(rows = calloc((size_t)n + 1, sizeof *rows)))
+	if (!(rows = calloc((size_t)(t->nplayers > n ? t->nplayers : n) + 1, sizeof *rows)))
 		goto done;
 	char err[128];
 	if (tiebreak_standings(t, t->rounds_paired, order, norder, rows, err, sizeof err) < 0)
