@@ -290,6 +290,17 @@ static int save_clocks(struct game *g)
 	return 0;
 }
 
+/*
+ * Before a write that must stand or fall alone (a move, a new game, a
+ * takeback): commits what the pass wrote so far, so that its failure
+ * cannot take those writes with it.
+ */
+static void commit_earlier(struct db *db)
+{
+	if (db_commit_now(db) < 0)
+		log_error("the database refused this pass's earlier writes; they are lost");
+}
+
 /* --- output --- */
 
 /*
@@ -498,8 +509,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	}
 	/* Its moves need the row: a game that cannot be stored does not start. */
 	struct db *db = server_db(srv);
-	if (db_commit_now(db) < 0)
-		log_error("the database refused this pass's earlier writes");
+	commit_earlier(db);
 	if ((g->id = db_game_insert(db, &row)) < 0 || (p->tourney_id &&
 	    db_game_set_tourney(db, g->id, p->tourney_id, p->tourney_round, p->tourney_board) < 0) ||
 	    db_commit_now(db) < 0) {
@@ -903,15 +913,13 @@ static void board_ending(struct game *g)
 /*
  * Stores a move in a transaction of its own, so that a full disk or a
  * failing one is known before anybody sees the move: a move that is not
- * stored is not played.  What the pass wrote before it is committed first,
- * so that the move's failure cannot take those writes with it.
+ * stored is not played.
  */
 static int store_move(struct game *g, const struct db_move *row)
 {
 	struct db *db = server_db(g->srv);
 
-	if (db_commit_now(db) < 0)
-		log_error("game %d: the database refused this pass's earlier writes", g->number);
+	commit_earlier(db);
 	if (db_game_move(db, g->id, row) < 0 || db_commit_now(db) < 0) {
 		db_rollback(db);
 		log_error("game %d: could not save move %d; not played", g->number, row->ply);
@@ -1167,8 +1175,7 @@ static void take_back(struct game *g, int n)
 				session_notify(g->players[c], "Server out of memory; no takeback.");
 		return;
 	}
-	if (db_commit_now(db) < 0)
-		log_error("game %d: the database refused this pass's earlier writes", g->number);
+	commit_earlier(db);
 	position_undo(g->pos, n);
 	plies -= n;
 	/* The clocks are not taken back: replaying what is left would not give them. */
