@@ -570,16 +570,14 @@ static void first_place_text(const struct tournament *t, const struct tiebreak_r
 		strncat(buf, ".", len - strlen(buf) - 1);
 		return;
 	}
+	/* Level on points but not on rank: a tie-break decided (the first that differs). */
 	int k = 0;
 	while (k < t->ntiebreaks - 1 && rows[0].value[k] == rows[1].value[k])
 		k++;
 	strncat(buf, ", ahead of ", len - strlen(buf) - 1);
 	join_names(c, rows, 1, level, buf, len);
 	size_t used = strlen(buf);
-	if (t->ntiebreaks)
-		snprintf(buf + used, len - used, " on tie-break (%s).", tiebreak_name(t->tiebreaks[k]));
-	else
-		snprintf(buf + used, len - used, " on start number.");
+	snprintf(buf + used, len - used, " on tie-break (%s).", tiebreak_name(t->tiebreaks[k]));
 }
 
 static void finish(struct tournament *t)
