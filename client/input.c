@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "movegen.h"
+
 enum input_kind input_read(const struct game_view *gv, enum san_lang lang, const char *text,
     char *out, size_t out_len)
 {
@@ -15,10 +17,10 @@ enum input_kind input_read(const struct game_view *gv, enum san_lang lang, const
 	if (!san_looks_like_move(text, lang) && !(lang != SAN_ENGLISH &&
 	    san_looks_like_move(text, SAN_ENGLISH)))
 		return INPUT_COMMAND;
-	const struct board *b = game_view_board(gv);
-	enum san_status st = san_parse(b, text, lang, NO_TYPE, &m);
-	if (st != SAN_OK && lang != SAN_ENGLISH)
-		st = san_parse(b, text, SAN_ENGLISH, NO_TYPE, &m);
+	move legal[MAX_MOVES];
+	int nlegal;
+	enum san_status st = san_parse_typed(game_view_board(gv), text, lang, NO_TYPE, &m, legal,
+	    &nlegal);
 	if (st == SAN_OK) {
 		char uci[MOVE_TEXT_MAX];
 		move_format_uci(m, uci);

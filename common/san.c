@@ -252,6 +252,16 @@ enum san_status san_parse_moves(const struct board *b, const char *text, enum sa
 	return match_query(b, legal, *nlegal, &q, promote, out);
 }
 
+enum san_status san_parse_typed(const struct board *b, const char *text, enum san_lang lang,
+    enum piece_type promote, move *out, move *legal, int *nlegal)
+{
+	struct san_query q;
+
+	if (lang != SAN_ENGLISH && !read_query(text, lang, &q))
+		lang = SAN_ENGLISH;
+	return san_parse_moves(b, text, lang, promote, out, legal, nlegal);
+}
+
 enum san_status san_parse(const struct board *b, const char *text, enum san_lang lang,
     enum piece_type promote, move *out)
 {

@@ -36,6 +36,16 @@ bool san_looks_like_move(const char *text, enum san_lang lang);
 enum san_status san_parse_moves(const struct board *b, const char *text, enum san_lang lang,
     enum piece_type promote, move *out, move *legal, int *nlegal);
 
+/*
+ * san_parse_moves for what a player typed in their language.  English
+ * letters are tried only when the text is no move at all in that language
+ * ("Nf3" to a Spanish player), never when it is one that is illegal or
+ * ambiguous here: to a Spanish player "Rf1" is the king's move (rey), even
+ * where only a rook could go.  Coordinates read the same in both.
+ */
+enum san_status san_parse_typed(const struct board *b, const char *text, enum san_lang lang,
+    enum piece_type promote, move *out, move *legal, int *nlegal);
+
 /* san_parse given the legal moves of b (saves generating them again). */
 enum san_status san_parse_with(const struct board *b, const move *legal, int nlegal,
     const char *text, enum san_lang lang, enum piece_type promote, move *out);

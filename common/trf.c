@@ -102,12 +102,13 @@ static void put_round(char *line, int r, int opponent, char colour, char result)
 	line[col + 6] = result;
 }
 
-size_t trf_export(const struct tourney *t, char *buf, size_t len)
+size_t trf_export(const struct tourney *t, const enum tiebreak *order, int norder, char *buf,
+    size_t len)
 {
+	struct tiebreak_row *rows = NULL;
 	struct out o = { buf, len, 0 };
 	struct tourney_slot slots[TOURNEY_PLAYERS_MAX + 1];
 	int score[TOURNEY_PLAYERS_MAX + 1], rank[TOURNEY_PLAYERS_MAX + 1];
-	int order[TOURNEY_PLAYERS_MAX + 1];
 	static const size_t line_cap = TRF_LINE_MAX;
 	char (*lines)[TRF_LINE_MAX] = NULL;
 	int n = t->nplayers < 0 ? 0 : t->nplayers > TOURNEY_PLAYERS_MAX ?
@@ -145,19 +146,14 @@ size_t trf_export(const struct tourney *t, char *buf, size_t len)
 			if (t->players[p].requested[r] != TOURNEY_BYE_NONE)
 				put_round(lines[p], r, 0, '-', bye_letter(t->players[p].requested[r]));
 	}
-	/* Rank: by score, then start number (a full standings needs tiebreak.c). */
-	for (int p = 1; p <= n; p++)
-		order[p - 1] = p;
-	for (int i = 1; i < n; i++) {
-		int p = order[i], j = i;
-		while (j > 0 && score[order[j - 1]] < score[p]) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = p;
-	}
+	/* Rank: the standings everyone is shown, tie-breaks included. */
+	if (!(rows = calloc((size_t)(t->nplayers > n ? t->nplayers : n) + 1, sizeof *rows)))
+		goto done;
+	char err[128];
+	if (tiebreak_standings(t, t->rounds_paired, order, norder, rows, err, sizeof err) < 0)
+		tiebreak_standings(t, t->rounds_paired, NULL, 0, rows, err, sizeof err);
 	for (int i = 0; i < n; i++)
-		rank[order[i]] = i + 1;
+		rank[rows[i].player] = rows[i].rank;
 	for (int p = 1; p <= n; p++) {
 		const struct tourney_player *pl = &t->players[p];
 		char *line = lines[p], num[16];
@@ -186,6 +182,7 @@ size_t trf_export(const struct tourney *t, char *buf, size_t len)
 		out_text(&o, "\n", 1);
 	}
 done:
+	free(rows);
 	free(lines);
 	if (len > 0)
 		buf[o.used < len ? o.used : len - 1] = '\0';

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 
+#include "tiebreak.h"
 #include "tourney.h"
 
 #define TRF_LINE_MAX	(91 + 10 * TOURNEY_ROUNDS_MAX + 2)	/* 001 line plus newline, NUL */
@@ -26,9 +27,13 @@
 /*
  * Writes t as TRF into buf (at most len bytes, NUL-terminated when len > 0)
  * and returns the length of the whole text, as snprintf does: call with
- * len 0 to size the buffer.
+ * len 0 to size the buffer.  The ranks (columns 86-89) are those of
+ * tiebreak_standings() with the tie-breaks order[0..norder-1], as the
+ * tournament publishes them: players equal on points and every tie-break
+ * share a rank.
  */
-size_t trf_export(const struct tourney *t, char *buf, size_t len);
+size_t trf_export(const struct tourney *t, const enum tiebreak *order, int norder, char *buf,
+    size_t len);
 /*
  * Reads TRF text (len bytes, lines ending in LF or CRLF) into t.  Returns -1
  * with "line N: ..." in err when the text is malformed or inconsistent.

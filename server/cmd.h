@@ -54,6 +54,9 @@ bool cmd_try_move(struct session *s, const char *line);
 /* A game named by number or player (NULL: the user's own); NULL after an error line. */
 struct game *cmd_find_game(struct session *s, const char *which);
 
+/* The game number a record command was given (NULL: DB_RECORD_LATEST); false after an error line. */
+bool cmd_record_number(struct session *s, const char *text, int *number);
+
 /* "help channel_list": the channels that have a purpose. */
 void cmd_help_channels(struct session *s);
 /* "help tourney": the tournament subcommands (cmd_tourney.c). */

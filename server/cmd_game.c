@@ -181,35 +181,21 @@ static void print_pgn(struct session *s, struct pgn_game *pg)
 	free(text);
 }
 
-struct nth_game {
-	int want, seen;
-	struct db_game row;
-	bool found;
-};
-
-static void pick_nth(void *arg, const struct db_game *g)
-{
-	struct nth_game *n = arg;
-
-	if (n->seen++ == n->want) {
-		n->row = *g;
-		n->found = true;
-	}
-}
-
-/* A stored game (finished, adjourned or aborted) as PGN, from the database. */
-static void stored_pgn(struct session *s, const char *name, int index)
+/* A stored game as PGN, from the database: the one `history` numbers so (see db_record_find). */
+static void stored_pgn(struct session *s, const char *name, const char *number_text)
 {
 	struct db *db = server_db(session_server(s));
-	struct nth_game n = { .want = index };
+	struct db_game row;
+	int number;
 	char err[160];
 
-	db_games_of(db, name, NULL, index < INT_MAX ? index + 1 : INT_MAX, pick_nth, &n);
-	if (!n.found) {
+	if (!cmd_record_number(s, number_text, &number))
+		return;
+	if (db_record_find(db, name, number, &row) <= 0) {
 		session_printf(s, "%s has no such game.\n", name);
 		return;
 	}
-	struct pgn_game *pg = archive_pgn(db, &n.row, server_config(session_server(s))->server_name,
+	struct pgn_game *pg = archive_pgn(db, &row, server_config(session_server(s))->server_name,
 	    NULL, NULL, err, sizeof err);
 	if (!pg) {
 		session_printf(s, "%s\n", err);
@@ -220,7 +206,7 @@ static void stored_pgn(struct session *s, const char *name, int index)
 
 /*
  * A game as PGN from the rules core's exporter: a live game by number or
- * player, else (pgn NAME [N]) a player's N-th most recent stored game.
+ * player, else (pgn NAME [N]) a player's game numbered N in history.
  */
 static void cmd_pgn(struct session *s, const struct cmd_args *a)
 {
@@ -228,7 +214,7 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 	struct game *g = NULL;
 
 	if (a->argc == 2) {
-		stored_pgn(s, a->argv[0], a->number[1]);
+		stored_pgn(s, a->argv[0], a->argv[1]);
 		return;
 	}
 	if (a->argc == 1) {
@@ -236,7 +222,7 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 		bool number = number_parse(a->argv[0], LONG_MIN, LONG_MAX, &n) != NUMBER_JUNK;
 		struct session *who = server_find_session(session_server(s), a->argv[0]);
 		if (!number && !(who && session_game(who))) {
-			stored_pgn(s, a->argv[0], 0);
+			stored_pgn(s, a->argv[0], NULL);
 			return;
 		}
 	}
@@ -276,5 +262,5 @@ const struct cmd_entry cmd_moves_entry = {
 const struct cmd_entry cmd_refresh_entry = {
 	"refresh", "o", 0, 102, cmd_refresh, "refresh [game|name]", "The board again" };
 const struct cmd_entry cmd_pgn_entry = {
-	"pgn", "on", 0, 0, cmd_pgn, "pgn [game|name [n]]",
+	"pgn", "oo", 0, 0, cmd_pgn, "pgn [game|name [n]]",
 	"A live game, or a player's n-th most recent stored game, as PGN" };

@@ -1,4 +1,5 @@
 /* The record: history, stored, oldmoves/smoves, resume, journal. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "game.h"
+#include "number.h"
 #include "offer.h"
 #include "server.h"
 #include "session.h"
@@ -75,13 +77,29 @@ static const char *subject(struct session *s, const struct cmd_args *a)
 	return a->argc ? a->argv[0] : session_name(s);
 }
 
+struct history {
+	struct db_game games[HISTORY_GAMES];
+	int numbers[HISTORY_GAMES];
+	int count;
+};
+
+static void collect_history(void *arg, int number, const struct db_game *g)
+{
+	struct history *h = arg;
+
+	if (h->count < HISTORY_GAMES) {
+		h->numbers[h->count] = number;
+		h->games[h->count++] = *g;
+	}
+}
+
 static void cmd_history(struct session *s, const struct cmd_args *a)
 {
 	const char *name = subject(s, a);
-	struct collected c = { .count = 0 };
+	struct history c = { .count = 0 };
 	char type[48], date[64];
 
-	db_games_of(server_db(session_server(s)), name, "finished", HISTORY_GAMES, collect, &c);
+	db_history_each(server_db(session_server(s)), name, HISTORY_GAMES, collect_history, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no history games.\n", name);
 		return;
@@ -89,14 +107,14 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 	session_printf(s, "\nHistory for %s:\n", c.games[0].white[0] && !strcasecmp(c.games[0].white,
 	    name) ? c.games[0].white : c.games[0].black);
 	session_printf(s, "                  Opponent      Type         ECO End Date\n");
-	for (int i = c.count - 1; i >= 0; i--) {
+	for (int i = 0; i < c.count; i++) {
 		const struct db_game *g = &c.games[i];
 		bool white = !strcasecmp(g->white, name);
 		char mark = !strcmp(g->result, "1/2-1/2") ? '=' :
 		    (!strcmp(g->result, "1-0") == white) ? '+' : '-';
 		type_text(g, type, sizeof type);
 		date_text(g->ended ? g->ended : g->started, date, sizeof date);
-		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.count - 1 - i, mark,
+		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.numbers[i], mark,
 		    white ? g->white_rating : g->black_rating, white ? 'W' : 'B',
 		    white ? g->black_rating : g->white_rating, white ? g->black : g->white, type,
 		    end_code(g->reason), date);
@@ -140,19 +158,46 @@ static void print_move(void *arg, const struct db_move *m)
 		session_printf(l->s, "%-8s\n", m->san);
 }
 
-/* oldmoves/smoves NAME [N]: the moves of a stored or finished game, newest first. */
+bool cmd_record_number(struct session *s, const char *text, int *number)
+{
+	long n;
+
+	if (!text) {
+		*number = DB_RECORD_LATEST;
+		return true;
+	}
+	/* The command table has checked the range; a number history never shows names no game. */
+	switch (number_parse(text, INT_MIN, INT_MAX, &n)) {
+	case NUMBER_OK:
+		*number = n > -DB_HISTORY_NUMBERS && n < DB_HISTORY_NUMBERS ? (int)n : DB_HISTORY_NUMBERS;
+		return true;
+	case NUMBER_RANGE:
+		*number = DB_HISTORY_NUMBERS;
+		return true;
+	case NUMBER_JUNK:
+		break;
+	}
+	session_printf(s, "\"%s\" is not a game number from history.\n", text);
+	return false;
+}
+
+/*
+ * oldmoves/smoves NAME [N]: the moves of the game numbered N in the
+ * player's history (the latest game, finished or adjourned, without N).
+ */
 static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 {
-	struct collected c = { .count = 0 };
-	int index = a->argc > 1 ? a->number[1] : 0;
+	struct db_game found;
+	int number;
 	char date[64];
 
-	db_games_of(server_db(session_server(s)), a->argv[0], NULL, HISTORY_GAMES, collect, &c);
-	if (index >= c.count) {
+	if (!cmd_record_number(s, a->argc > 1 ? a->argv[1] : NULL, &number))
+		return;
+	if (db_record_find(server_db(session_server(s)), a->argv[0], number, &found) <= 0) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
-	const struct db_game *g = &c.games[index];
+	const struct db_game *g = &found;
 	date_text(g->started, date, sizeof date);
 	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n%s %s match, time control %s.\n\n", g->white,
 	    g->white_rating, g->black, g->black_rating, date, g->rated ? "Rated" : "Unrated",
@@ -244,9 +289,9 @@ const struct cmd_entry cmd_history_entry = {
 const struct cmd_entry cmd_stored_entry = {
 	"stored", "o", 0, 125, cmd_stored, "stored [name]", "Adjourned games" };
 const struct cmd_entry cmd_oldmoves_entry = {
-	"oldmoves", "wn", 0, 81, cmd_oldmoves, "oldmoves <name> [n]", "Moves of a past game" };
+	"oldmoves", "wo", 0, 81, cmd_oldmoves, "oldmoves <name> [n]", "Moves of a past game" };
 const struct cmd_entry cmd_smoves_entry = {
-	"smoves", "wn", 0, 121, cmd_oldmoves, "smoves <name> [n]", "Moves of a past game" };
+	"smoves", "wo", 0, 121, cmd_oldmoves, "smoves <name> [n]", "Moves of a past game" };
 const struct cmd_entry cmd_resume_entry = {
 	"resume", "o", 0, 104, cmd_resume, "resume [name]", "Continue an adjourned game" };
 const struct cmd_entry cmd_journal_entry = {

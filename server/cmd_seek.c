@@ -151,8 +151,11 @@ static void start(struct session *a, struct session *b, const struct clock_contr
 		color = coin & 1;
 	}
 	struct session *white = color == WHITE ? a : b, *black = color == WHITE ? b : a;
-	if (!game_start(session_server(a), white, black, &p, why, sizeof why))
-		session_printf(a, "%s\n", why);
+	if (!game_start(session_server(a), white, black, &p, why, sizeof why)) {
+		/* b answered the offer: its reply; a hears of it as news. */
+		session_printf(b, "%s\n", why);
+		session_notify(a, "%s", why);
+	}
 }
 
 static void cmd_seek(struct session *s, const struct cmd_args *a)

@@ -221,14 +221,16 @@ static void cmd_crosstable(struct session *s, struct tournament *t)
 
 static void cmd_trf(struct session *s, struct tournament *t)
 {
-	size_t len = trf_export(tournament_core(t), NULL, 0);
+	enum tiebreak order[TIEBREAK_MAX];
+	int norder = tournament_tiebreaks(t, order);
+	size_t len = trf_export(tournament_core(t), order, norder, NULL, 0);
 	char *text = malloc(len + 1);
 
 	if (!text) {
 		session_printf(s, "Out of memory.\n");
 		return;
 	}
-	trf_export(tournament_core(t), text, len + 1);
+	trf_export(tournament_core(t), order, norder, text, len + 1);
 	session_printf(s, "%s", text);
 	free(text);
 }

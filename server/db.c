@@ -18,6 +18,7 @@ enum stmt {
 	ST_NEWS_ADD, ST_NEWS_EACH,
 	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE,
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF, ST_GAMES_OF_STATUS,
+	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
 	/* tournaments (issue 7) */
 	ST_TOURNEY_INSERT, ST_TOURNEY_UPDATE, ST_TOURNEY_EACH, ST_TOURNEY_PLAYER_PUT,
@@ -75,6 +76,14 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "black = ?1 COLLATE NOCASE) ORDER BY id DESC LIMIT ?2",
 	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
+	/* History: a player's finished games, oldest first; aborted games are not kept in it. */
+	[ST_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE (white = ?1 COLLATE NOCASE OR "
+	    "black = ?1 COLLATE NOCASE) AND status = 'finished'",
+	[ST_HISTORY_AT] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
+	    "black = ?1 COLLATE NOCASE) AND status = 'finished' ORDER BY id LIMIT ?2 OFFSET ?3",
+	[ST_RECORD_LATEST] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
+	    "black = ?1 COLLATE NOCASE) AND status IN ('finished', 'adjourned') ORDER BY id DESC "
+	    "LIMIT 1",
 	[ST_RATING_GET] = "SELECT rating, rd, volatility, wins, losses, draws FROM ratings "
 	    "WHERE user_id = ?1 AND category = ?2",
 	[ST_RATING_PUT] = "INSERT INTO ratings (user_id, category, rating, rd, volatility, wins, "
@@ -117,6 +126,7 @@ struct db {
 	sqlite3 *handle;
 	sqlite3_stmt *stmt[ST_COUNT];
 	bool in_transaction;
+	bool committed_early;		/* db_commit_now() committed this pass */
 	void (*wal_grew)(void *arg, int pages);
 	void *wal_arg;
 };
@@ -292,15 +302,38 @@ void db_close(struct db *db)
 
 int db_commit(struct db *db)
 {
+	db->committed_early = false;
 	if (!db->in_transaction)
 		return 0;
 	if (step_done(db, db->stmt[ST_COMMIT]) < 0) {
-		step_done(db, db->stmt[ST_ROLLBACK]);
-		db->in_transaction = false;
+		db_rollback(db);
 		return -1;
 	}
 	db->in_transaction = false;
 	return 0;
+}
+
+int db_commit_now(struct db *db)
+{
+	if (!db->in_transaction)
+		return 0;
+	if (step_done(db, db->stmt[ST_COMMIT]) < 0) {
+		db_rollback(db);
+		return -1;
+	}
+	db->in_transaction = false;
+	db->committed_early = true;
+	return 0;
+}
+
+void db_rollback(struct db *db)
+{
+	if (!db->in_transaction)
+		return;
+	/* A failed COMMIT (disk full, I/O error) may have rolled back already. */
+	if (!sqlite3_get_autocommit(db->handle))
+		step_done(db, db->stmt[ST_ROLLBACK]);
+	db->in_transaction = false;
 }
 
 static int wal_hook(void *arg, sqlite3 *handle, const char *name, int pages)
@@ -329,7 +362,7 @@ int db_set_deferred_sync(struct db *db, bool deferred)
 
 bool db_pending(const struct db *db)
 {
-	return db->in_transaction;
+	return db->in_transaction || db->committed_early;
 }
 
 int db_user_find(struct db *db, const char *name, struct db_user *out)
@@ -735,6 +768,81 @@ int db_games_of(struct db *db, const char *name, const char *status, int limit,
 	if (status)
 		sqlite3_bind_text(st, 3, status, -1, SQLITE_STATIC);
 	return each_game(db, st, fn, arg);
+}
+
+/* How many games a player's history holds in all; -1 on an error. */
+static int history_count(struct db *db, const char *name)
+{
+	sqlite3_stmt *st = db->stmt[ST_HISTORY_COUNT];
+	int count = 0;
+
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		count = sqlite3_column_int(st, 0);
+		rc = SQLITE_DONE;
+	}
+	return step_rows_end(db, st, rc) < 0 ? -1 : count;
+}
+
+/* Steps ST_HISTORY_AT for `limit` games from place `first` (0: the oldest). */
+static int history_from(struct db *db, const char *name, int first, int limit,
+    void (*fn)(void *arg, int number, const struct db_game *g), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_HISTORY_AT];
+	struct db_game g;
+	int rc, place = first;
+
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, limit);
+	sqlite3_bind_int(st, 3, first);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		read_game(st, &g);
+		fn(arg, place++ % DB_HISTORY_NUMBERS, &g);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_history_each(struct db *db, const char *name, int limit,
+    void (*fn)(void *arg, int number, const struct db_game *g), void *arg)
+{
+	int count = history_count(db, name);
+
+	if (count < 0)
+		return -1;
+	return history_from(db, name, count > limit ? count - limit : 0, limit, fn, arg);
+}
+
+static void copy_found(void *arg, int number, const struct db_game *g)
+{
+	(void)number;
+	*(struct db_game *)arg = *g;
+}
+
+int db_record_find(struct db *db, const char *name, int number, struct db_game *out)
+{
+	if (number == DB_RECORD_LATEST) {
+		sqlite3_stmt *st = db->stmt[ST_RECORD_LATEST];
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
+		if (found) {
+			read_game(st, out);
+			rc = SQLITE_DONE;
+		}
+		return step_rows_end(db, st, rc) < 0 ? -1 : found;
+	}
+	int count = history_count(db, name);
+	if (count < 0)
+		return -1;
+	/* The latest game to carry the number; a negative one counts back. */
+	int place = number < 0 ? count + number : number < DB_HISTORY_NUMBERS && number < count ?
+	    number + (count - 1 - number) / DB_HISTORY_NUMBERS * DB_HISTORY_NUMBERS : -1;
+	if (place < 0)
+		return 0;
+	out->id = 0;
+	if (history_from(db, name, place, 1, copy_found, out) < 0)
+		return -1;
+	return out->id != 0;
 }
 
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out)

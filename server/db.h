@@ -6,6 +6,7 @@
 #ifndef CHESSD_DB_H
 #define CHESSD_DB_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,9 +34,18 @@ int db_set_deferred_sync(struct db *db, bool deferred);
 /* After each commit grew the WAL, grew(arg, pages in it); SQLite's own
  * checkpoints are off from then on: the caller must run them. */
 void db_watch_wal(struct db *db, void (*grew)(void *arg, int pages), void *arg);
-/* Commits the open transaction, if any.  A failure here is fatal to the caller. */
+/* Commits the open transaction, if any: 0, or -1 with the writes rolled back. */
 int db_commit(struct db *db);
-/* Whether writes are waiting for db_commit(). */
+/*
+ * Commits what the pass has written so far, now, for a write that must not
+ * be acknowledged unless it is stored (a move): 0, or -1 with those writes
+ * rolled back.  The pass still owes the end-of-pass db_commit(), which its
+ * output waits on (db_pending() stays true).
+ */
+int db_commit_now(struct db *db);
+/* Rolls back the open transaction (one of its writes failed), if any. */
+void db_rollback(struct db *db);
+/* Whether the pass wrote anything db_commit() has yet to account for. */
 bool db_pending(const struct db *db);
 
 /* 1 found, 0 not found, -1 error. */
@@ -118,6 +128,25 @@ int db_games_with_status(struct db *db, const char *status,
 /* A player's games with a status (any status when NULL), newest first, at most limit. */
 int db_games_of(struct db *db, const char *name, const char *status, int limit,
     void (*fn)(void *arg, const struct db_game *g), void *arg);
+
+/*
+ * A player's history: the finished games (aborted ones are not kept),
+ * numbered in order as `history` shows them, modulo DB_HISTORY_NUMBERS as
+ * on FICS, so a game keeps its number while it is in the list.
+ */
+#define DB_HISTORY_NUMBERS 100
+/* The latest `limit` games of the history, oldest first, with their numbers. */
+int db_history_each(struct db *db, const char *name, int limit,
+    void (*fn)(void *arg, int number, const struct db_game *g), void *arg);
+/* For db_record_find(): the latest game, finished or adjourned. */
+#define DB_RECORD_LATEST INT_MIN
+/*
+ * The game every record command (smoves, oldmoves, pgn) means by a number:
+ * the history game that `history` shows with it (the latest one, if the
+ * numbers went round); a negative number counts back from the latest (-1).
+ * 1 found, 0 none, -1 error.
+ */
+int db_record_find(struct db *db, const char *name, int number, struct db_game *out);
 
 /* 1 found, 0 none (out untouched), -1 error. */
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out);

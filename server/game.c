@@ -277,14 +277,28 @@ static void row_clocks(const struct game *g, struct db_game *row)
 }
 
 /* Saves both clocks as they stand now, for moves to be replayed onto. */
-static void save_clocks(struct game *g)
+static int save_clocks(struct game *g)
 {
 	struct db_game row;
 
 	row_clocks(g, &row);
 	if (db_game_clocks(server_db(g->srv), g->id, row.white_clock, row.black_clock,
-	    row.clock_ply) < 0)
+	    row.clock_ply) < 0) {
 		log_error("game %d: could not save the clocks", g->number);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Before a write that must stand or fall alone (a move, a new game, a
+ * takeback): commits what the pass wrote so far, so that its failure
+ * cannot take those writes with it.
+ */
+static void commit_earlier(struct db *db)
+{
+	if (db_commit_now(db) < 0)
+		log_error("the database refused this pass's earlier writes; they are lost");
 }
 
 /* --- output --- */
@@ -488,21 +502,27 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
 	snprintf(row.status, sizeof row.status, "active");
 	row_clocks(g, &row);
-	if ((g->id = db_game_insert(server_db(srv), &row)) < 0 ||
-	    (g->number = take_number(server_games(srv), g)) < 0) {
-		snprintf(err, errlen, g->id < 0 ? "The game could not be saved." :
-		    "There are too many games in progress.");
+	if (games_count(server_games(srv)) >= GAMES_MAX) {
+		snprintf(err, errlen, "There are too many games in progress.");
 		game_free(g);
 		return NULL;
 	}
-	/* Tournament games (issue 7). */
-	if (p->tourney_id) {
-		g->tourney_id = p->tourney_id;
-		g->tourney_round = p->tourney_round;
-		g->tourney_board = p->tourney_board;
-		db_game_set_tourney(server_db(srv), g->id, g->tourney_id, g->tourney_round,
-		    g->tourney_board);
+	/* Its moves need the row: a game that cannot be stored does not start. */
+	struct db *db = server_db(srv);
+	commit_earlier(db);
+	if ((g->id = db_game_insert(db, &row)) < 0 || (p->tourney_id &&
+	    db_game_set_tourney(db, g->id, p->tourney_id, p->tourney_round, p->tourney_board) < 0) ||
+	    db_commit_now(db) < 0) {
+		db_rollback(db);
+		snprintf(err, errlen, "The server could not save the game; it was not started.");
+		game_free(g);
+		return NULL;
 	}
+	g->number = take_number(server_games(srv), g);
+	/* Tournament games (issue 7). */
+	g->tourney_id = p->tourney_id;
+	g->tourney_round = p->tourney_round;
+	g->tourney_board = p->tourney_board;
 	session_set_game(white, g);
 	session_set_game(black, g);
 	/* Playing ends the players' seeks and challenges, and ("set unobserve 1"
@@ -890,6 +910,24 @@ static void board_ending(struct game *g)
 
 /* --- the move path --- */
 
+/*
+ * Stores a move in a transaction of its own, so that a full disk or a
+ * failing one is known before anybody sees the move: a move that is not
+ * stored is not played.
+ */
+static int store_move(struct game *g, const struct db_move *row)
+{
+	struct db *db = server_db(g->srv);
+
+	commit_earlier(db);
+	if (db_game_move(db, g->id, row) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		log_error("game %d: could not save move %d; not played", g->number, row->ply);
+		return -1;
+	}
+	return 0;
+}
+
 /* The colour s plays in g; -1 (after saying so) when s is not playing it. */
 static int player_color(struct game *g, struct session *s)
 {
@@ -900,23 +938,23 @@ static int player_color(struct game *g, struct session *s)
 	return c;
 }
 
-void game_move(struct game *g, struct session *s, const char *text)
+bool game_move(struct game *g, struct session *s, const char *text)
 {
 	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX];
 	move m;
 	int ci = player_color(g, s);
 
 	if (ci < 0)
-		return;
+		return false;
 	enum color c = (enum color)ci;
 	if (g->paused) {
 		session_printf(s, "The game is paused until %s returns.\n",
 		    g->names[color_other(c)]);
-		return;
+		return false;
 	}
 	if (c != to_move(g)) {
 		session_printf(s, "It is not your move.\n");
-		return;
+		return false;
 	}
 	int64_t now = server_now_ms(g->srv), used = now - g->turn_started_ms;
 	/*
@@ -929,7 +967,7 @@ void game_move(struct game *g, struct session *s, const char *text)
 		used = clock_lag_credit(&lag, &g->tc, used, session_client_think_ms(s));
 	if (!clock_untimed(&g->tc) && clock_side_flagged(&g->tc, &g->clocks[c], used)) {
 		flag_fell(g);
-		return;
+		return false;
 	}
 	/* Parse in the player's letters; play and record in English for clients. */
 	static const enum piece_type promote_types[] = { QUEEN, ROOK, BISHOP, KNIGHT };
@@ -939,50 +977,54 @@ void game_move(struct game *g, struct session *s, const char *text)
 	int ply = position_ply_count(g->pos);
 	if (ensure_plies(g, ply + 1) < 0) {
 		session_printf(s, "Server out of memory; move not made.\n");
-		return;
+		return false;
 	}
 	move legal[MAX_MOVES];
 	int nlegal;
-	enum san_status st = san_parse_moves(before, text, lang, promote, &m, legal, &nlegal);
-	if (st != SAN_OK && lang != SAN_ENGLISH)
-		st = san_parse_moves(before, text, SAN_ENGLISH, promote, &m, legal, &nlegal);
+	enum san_status st = san_parse_typed(before, text, lang, promote, &m, legal, &nlegal);
 	if (st != SAN_OK) {
 		session_printf(s, st == SAN_AMBIGUOUS ? "Ambiguous move (%s).\n" : "Illegal move (%s).\n",
 		    text);
-		return;
+		return false;
 	}
 	move_format_verbose(before, m, verbose);
 	int dpp = piece_type_of(before->squares[move_from(m)]) == PAWN &&
 	    (move_from(m) ^ move_to(m)) == 16 ? square_file(move_from(m)) : -1;
 	move_format_uci(m, uci);
+	struct clock_side clock_after = g->clocks[c];
+	if (!clock_untimed(&g->tc))
+		clock_side_move(&g->tc, &clock_after, used);
 	position_play_listed(g->pos, m, legal, nlegal, SAN_ENGLISH, san);
+	struct db_move row = { .ply = ply + 1, .time_ms = used, .clock_ms = clock_after.remaining_ms };
+	snprintf(row.uci, sizeof row.uci, "%s", uci);
+	snprintf(row.san, sizeof row.san, "%s", san);
+	if (store_move(g, &row) < 0) {
+		position_undo(g->pos, 1);
+		session_printf(s, "The server could not save your move (%s); it was not played.  "
+		    "Please try again.\n", text);
+		return false;
+	}
 
 	g->lag[c] = lag;
-	if (!clock_untimed(&g->tc))
-		clock_side_move(&g->tc, &g->clocks[c], used);
+	g->clocks[c] = clock_after;
 	struct game_ply *p = &g->plies[ply];
 	snprintf(p->san, sizeof p->san, "%s", san);
 	snprintf(p->uci, sizeof p->uci, "%s", uci);
-	p->time_ms = used;
-	p->clock_ms = g->clocks[c].remaining_ms;
+	p->time_ms = row.time_ms;
+	p->clock_ms = row.clock_ms;
 	snprintf(g->last_verbose, sizeof g->last_verbose, "%s", verbose);
 	g->last_dpp = dpp;
 	g->turn_started_ms = now;
 	/* Moving answers the opponent's offers with a no. */
 	g->offers[color_other(c)] = 0;
 
-	struct db_move row = { .ply = ply + 1, .time_ms = p->time_ms, .clock_ms = p->clock_ms };
-	snprintf(row.uci, sizeof row.uci, "%s", uci);
-	snprintf(row.san, sizeof row.san, "%s", san);
-	if (db_game_move(server_db(g->srv), g->id, &row) < 0)
-		log_error("game %d: could not save move %d", g->number, ply + 1);
-
 	broadcast_board(g);
 	if (position_termination(g->pos) != TERM_NONE) {
 		board_ending(g);
-		return;
+		return true;
 	}
 	arm_timer(g);
+	return true;
 }
 
 void game_resign(struct game *g, struct session *s)
@@ -1029,12 +1071,11 @@ static int read_intended_move(const struct game *g, struct session *s, const cha
 	static const enum piece_type promote_types[] = { QUEEN, ROOK, BISHOP, KNIGHT };
 	enum piece_type promote = promote_types[session_var(s, VAR_PROMOTE) & 3];
 	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
-	const struct board *b = position_board(g->pos);
-	enum san_status st = san_parse(b, text, lang, promote, m);
+	move legal[MAX_MOVES];
+	int nlegal;
 
-	if (st != SAN_OK && lang != SAN_ENGLISH)
-		st = san_parse(b, text, SAN_ENGLISH, promote, m);
-	return st == SAN_OK ? 0 : -1;
+	return san_parse_typed(position_board(g->pos), text, lang, promote, m, legal, &nlegal) ==
+	    SAN_OK ? 0 : -1;
 }
 
 void game_draw(struct game *g, struct session *s, const char *move_text)
@@ -1065,8 +1106,7 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 		char uci[MOVE_TEXT_MAX];
 		int ply = position_ply_count(g->pos);
 		move_format_uci(m, uci);
-		game_move(g, s, uci);
-		if (!g->over && position_ply_count(g->pos) == ply + 1)
+		if (game_move(g, s, uci) && !g->over && position_ply_count(g->pos) == ply + 1)
 			end_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ? "Game drawn by repetition" :
 			    "Game drawn by the 50 move rule", "normal", "finished");
 		return;
@@ -1145,11 +1185,30 @@ static void take_back(struct game *g, int n)
 
 	if (n > plies)
 		n = plies;
+	/* Stored first, as a move is: a takeback the database refused is not made. */
+	struct db *db = server_db(g->srv);
+	struct position *before = position_copy(g->pos);
+	if (!before) {
+		for (int c = WHITE; c <= BLACK; c++)
+			if (g->players[c])
+				session_notify(g->players[c], "Server out of memory; no takeback.");
+		return;
+	}
+	commit_earlier(db);
 	position_undo(g->pos, n);
 	plies -= n;
-	db_game_truncate(server_db(g->srv), g->id, plies);
 	/* The clocks are not taken back: replaying what is left would not give them. */
-	save_clocks(g);
+	if (db_game_truncate(db, g->id, plies) < 0 || save_clocks(g) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		position_free(g->pos);
+		g->pos = before;
+		for (int c = WHITE; c <= BLACK; c++)
+			if (g->players[c])
+				session_notify(g->players[c], "The server could not save the takeback; "
+				    "the game goes on without it.");
+		return;
+	}
+	position_free(before);
 	/* The last move's verbose form and double-push file, from the board before it. */
 	g->last_dpp = -1;
 	strcpy(g->last_verbose, "none");

@@ -60,7 +60,8 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
     char *err, size_t errlen);
 
 /* A player's actions.  Each answers the player itself. */
-void game_move(struct game *g, struct session *s, const char *text);
+/* True when the move was played (and stored); false after the line saying why not. */
+bool game_move(struct game *g, struct session *s, const char *text);
 void game_resign(struct game *g, struct session *s);
 void game_draw(struct game *g, struct session *s, const char *move_text);
 void game_abort(struct game *g, struct session *s);

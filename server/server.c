@@ -365,8 +365,10 @@ static void pass_end(struct server *srv)
 	uint64_t need = 0;
 
 	if (db_pending(srv->db)) {
+		/* Moves and new games were committed as they were made (db_commit_now);
+		 * what fails here is the rest of the pass, which is lost, not fatal. */
 		if (db_commit(srv->db) < 0)
-			fatal("database commit failed; stopping rather than acknowledge unsaved data");
+			log_error("database commit failed: this pass's other changes are lost");
 		need = ++srv->commit_seq;
 		if (srv->syncer)
 			syncer_request(srv->syncer, need);

@@ -530,6 +530,56 @@ static void announce_round(struct tournament *t)
 	announce(t, "round %d of %d paired: %s", c->rounds_paired, c->nrounds, text);
 }
 
+/* Appends rows[from..to-1]'s names as "a, b and c". */
+static void join_names(const struct tourney *c, const struct tiebreak_row *rows, int from, int to,
+    char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+
+	for (int i = from; i < to && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i == from ? "" :
+		    i == to - 1 ? " and " : ", ", c->players[rows[i].player].name);
+}
+
+/*
+ * First place as the end announces it: one winner; a winner on tie-break,
+ * naming the tie-break and who was level on points; or, when the
+ * tie-breaks do not separate them either, first place shared, naming all.
+ */
+static void first_place_text(const struct tournament *t, const struct tiebreak_row *rows,
+    char *buf, size_t len)
+{
+	const struct tourney *c = t->core;
+	int level = 1, shared = 1;
+	double points = rows[0].points_half / 2.0;
+	const char *unit = rows[0].points_half == 2 ? "point" : "points";
+
+	while (level < c->nplayers && rows[level].points_half == rows[0].points_half)
+		level++;
+	while (shared < c->nplayers && rows[shared].rank == rows[0].rank)
+		shared++;
+	if (shared > 1) {
+		snprintf(buf, len, "First place is shared by ");
+		join_names(c, rows, 0, shared, buf, len);
+		size_t used = strlen(buf);
+		snprintf(buf + used, len - used, " with %g %s each.", points, unit);
+		return;
+	}
+	snprintf(buf, len, "Winner: %s with %g %s", c->players[rows[0].player].name, points, unit);
+	if (level == 1) {
+		strncat(buf, ".", len - strlen(buf) - 1);
+		return;
+	}
+	/* Level on points but not on rank: a tie-break decided (the first that differs). */
+	int k = 0;
+	while (k < t->ntiebreaks - 1 && rows[0].value[k] == rows[1].value[k])
+		k++;
+	strncat(buf, ", ahead of ", len - strlen(buf) - 1);
+	join_names(c, rows, 1, level, buf, len);
+	size_t used = strlen(buf);
+	snprintf(buf + used, len - used, " on tie-break (%s).", tiebreak_name(t->tiebreaks[k]));
+}
+
 static void finish(struct tournament *t)
 {
 	struct tiebreak_row *rows = calloc((size_t)t->core->nplayers + 1, sizeof *rows);
@@ -539,11 +589,13 @@ static void finish(struct tournament *t)
 	t->finished = (int64_t)time(NULL);
 	save_tourney(t);
 	if (rows && tiebreak_standings(t->core, t->core->rounds_paired, t->tiebreaks, t->ntiebreaks,
-	    rows, err, sizeof err) == 0 && t->core->nplayers > 0)
-		announce(t, "finished.  Winner: %s with %g points.  See \"tourney show %lld\".",
-		    t->core->players[rows[0].player].name, rows[0].points_half / 2.0, (long long)t->id);
-	else
+	    rows, err, sizeof err) == 0 && t->core->nplayers > 0) {
+		char first[800];
+		first_place_text(t, rows, first, sizeof first);
+		announce(t, "finished.  %s  See \"tourney show %lld\".", first, (long long)t->id);
+	} else {
 		announce(t, "finished.");
+	}
 	free(rows);
 	log_info("tourney %lld finished", (long long)t->id);
 }

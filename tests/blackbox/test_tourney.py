@@ -224,7 +224,8 @@ class TourneyTestCase(GamesTestCase):
         # trf_import() takes it back and trf_export() writes the same text.
         if os.access(TRF_ROUNDTRIP, os.X_OK):
             trf = "".join(l + "\n" for l in lines)
-            r = subprocess.run([TRF_ROUNDTRIP], input=trf, capture_output=True, text=True,
+            cols, _ = self.standings(c, tid)     # the ranks use the same tie-breaks
+            r = subprocess.run([TRF_ROUNDTRIP] + cols, input=trf, capture_output=True, text=True,
                                timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(r.stdout, trf)
@@ -243,7 +244,10 @@ class TourneyTestCase(GamesTestCase):
             for kind, name, no in byes:
                 self.assertEqual(players[name]["rounds"][r], (0, "-", kind))
                 self.assertEqual(by_no[no]["name"], name)
+        # The ranks are the standings' (columns 86-89).
+        ranks = {int(l[4:8]): int(l[85:89]) for l in lines if l.startswith("001")}
         for row in rows:
+            self.assertEqual(ranks[row["no"]], row["rank"], row)
             self.assertEqual(players[row["name"]]["points"], row["pts"], row)
             self.assertEqual(players[row["name"]]["no"], row["no"], row)
         return players

@@ -124,11 +124,11 @@ int main(int argc, char **argv)
 		t->rounds[r] = *round;
 		t->rounds_paired = r;
 	}
-	size_t len = trf_export(t, NULL, 0);
+	size_t len = trf_export(t, NULL, 0, NULL, 0);
 	char *text = malloc(len + 1);
 	if (!text)
 		return 1;
-	trf_export(t, text, len + 1);
+	trf_export(t, NULL, 0, text, len + 1);
 	fwrite(text, 1, len, stdout);
 	free(text);
 	free(round);

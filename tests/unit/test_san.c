@@ -135,7 +135,8 @@ struct text_case {
 	const char *san_en, *san_es;	/* its canonical SAN in each language */
 };
 
-static void run_text_cases(const struct text_case *cases, size_t n)
+/* Runs cases through san_parse, or san_parse_typed when typed. */
+static void run_text_cases(const struct text_case *cases, size_t n, bool typed)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct text_case *c = &cases[i];
@@ -144,7 +145,10 @@ static void run_text_cases(const struct text_case *cases, size_t n)
 		char buf[MOVE_TEXT_MAX];
 
 		parse_fen_or_fail(&b, c->fen);
-		enum san_status got = san_parse(&b, c->input, c->lang, c->promote, &m);
+		move legal[MAX_MOVES];
+		int nlegal;
+		enum san_status got = typed ? san_parse_typed(&b, c->input, c->lang, c->promote, &m,
+		    legal, &nlegal) : san_parse(&b, c->input, c->lang, c->promote, &m);
 		if (got != c->status)
 			fail_msg("\"%s\" (%s, promote %d) on %s: expected %s, got %s", c->input,
 			    c->lang == SAN_SPANISH ? "es" : "en", c->promote, c->fen,
@@ -220,7 +224,61 @@ static void test_spanish(void **state)
 		{ CASTLE_FEN, "Rg1", SAN_SPANISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
 	};
 
-	run_text_cases(cases, sizeof cases / sizeof cases[0]);
+	run_text_cases(cases, sizeof cases / sizeof cases[0], false);
+}
+
+#define KING_ROOK_F1_FEN "4kr2/8/8/8/8/8/8/4K2R w - - 0 1"	/* f1 attacked: only the rook */
+#define TWO_KNIGHTS_FEN "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1"	/* both reach d2 */
+#define TWO_ROOKS_FEN "4k3/8/8/8/8/8/4K3/R6R w - - 0 1"	/* both reach d1 */
+
+/*
+ * What a player types is read in the player's language only; English is
+ * tried only for text that is no move in it.  Every letter the languages
+ * use differently: R (rey / rook), D, T, A, C against K, Q, B, N.
+ */
+static void test_typed(void **state)
+{
+	(void)state;
+	static const struct text_case cases[] = {
+		/* R is the king to a Spanish player, even where only a rook can go. */
+		{ KING_ROOK_F1_FEN, "Rf1", SAN_SPANISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		{ KING_ROOK_F1_FEN, "Rf1", SAN_ENGLISH, NO_TYPE, SAN_OK, "h1f1", "Rf1", "Tf1" },
+		{ KING_ROOK_F1_FEN, "Tf1", SAN_SPANISH, NO_TYPE, SAN_OK, "h1f1", "Rf1", "Tf1" },
+		{ KING_ROOK_F1_FEN, "Rd2", SAN_SPANISH, NO_TYPE, SAN_OK, "e1d2", "Kd2", "Rd2" },
+		{ KING_ROOK_F1_FEN, "Kf1", SAN_SPANISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		{ KING_ROOK_F1_FEN, "Kd2", SAN_SPANISH, NO_TYPE, SAN_OK, "e1d2", "Kd2", "Rd2" },
+		{ KING_ROOK_F1_FEN, "Tf1", SAN_ENGLISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		/* Ambiguous in the player's language stays ambiguous. */
+		{ TWO_KNIGHTS_FEN, "Cd2", SAN_SPANISH, NO_TYPE, SAN_AMBIGUOUS, NULL, NULL, NULL },
+		{ TWO_KNIGHTS_FEN, "Cbd2", SAN_SPANISH, NO_TYPE, SAN_OK, "b1d2", "Nbd2", "Cbd2" },
+		{ TWO_KNIGHTS_FEN, "Nd2", SAN_SPANISH, NO_TYPE, SAN_AMBIGUOUS, NULL, NULL, NULL },
+		{ TWO_KNIGHTS_FEN, "Nfd2", SAN_SPANISH, NO_TYPE, SAN_OK, "f1d2", "Nfd2", "Cfd2" },
+		{ TWO_KNIGHTS_FEN, "Cd2", SAN_ENGLISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		{ TWO_ROOKS_FEN, "Td1", SAN_SPANISH, NO_TYPE, SAN_AMBIGUOUS, NULL, NULL, NULL },
+		{ TWO_ROOKS_FEN, "Tad1", SAN_SPANISH, NO_TYPE, SAN_OK, "a1d1", "Rad1", "Tad1" },
+		{ TWO_ROOKS_FEN, "Rd1", SAN_SPANISH, NO_TYPE, SAN_OK, "e2d1", "Kd1", "Rd1" },
+		{ TWO_ROOKS_FEN, "Rd1", SAN_ENGLISH, NO_TYPE, SAN_AMBIGUOUS, NULL, NULL, NULL },
+		/* D, A, C and their English letters. */
+		{ AFTER_E4_E5, "Dh5", SAN_SPANISH, NO_TYPE, SAN_OK, "d1h5", "Qh5", "Dh5" },
+		{ AFTER_E4_E5, "Qh5", SAN_SPANISH, NO_TYPE, SAN_OK, "d1h5", "Qh5", "Dh5" },
+		{ AFTER_E4_E5, "Dh4", SAN_SPANISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		{ AFTER_E4_E5, "Ac4", SAN_SPANISH, NO_TYPE, SAN_OK, "f1c4", "Bc4", "Ac4" },
+		{ AFTER_E4_E5, "Bc4", SAN_SPANISH, NO_TYPE, SAN_OK, "f1c4", "Bc4", "Ac4" },
+		{ AFTER_E4_E5, "Ac5", SAN_SPANISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		{ AFTER_E4_E5, "Cf3", SAN_SPANISH, NO_TYPE, SAN_OK, "g1f3", "Nf3", "Cf3" },
+		{ AFTER_E4_E5, "Nf3", SAN_SPANISH, NO_TYPE, SAN_OK, "g1f3", "Nf3", "Cf3" },
+		{ AFTER_E4_E5, "Dh5", SAN_ENGLISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		{ AFTER_E4_E5, "Ac4", SAN_ENGLISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		/* Coordinates read the same in both. */
+		{ KING_ROOK_F1_FEN, "h1f1", SAN_SPANISH, NO_TYPE, SAN_OK, "h1f1", "Rf1", "Tf1" },
+		{ KING_ROOK_F1_FEN, "e1f1", SAN_SPANISH, NO_TYPE, SAN_ILLEGAL, NULL, NULL, NULL },
+		/* Promotions: "=Q" and "=R" are no Spanish moves, so they are English. */
+		{ PROMO_FEN, "e8=D", SAN_SPANISH, NO_TYPE, SAN_OK, "e7e8q", "e8=Q+", "e8=D+" },
+		{ PROMO_FEN, "e8=Q", SAN_SPANISH, NO_TYPE, SAN_OK, "e7e8q", "e8=Q+", "e8=D+" },
+		{ PROMO_FEN, "e8=T", SAN_SPANISH, NO_TYPE, SAN_OK, "e7e8r", "e8=R+", "e8=T+" },
+		{ PROMO_FEN, "e8=R", SAN_SPANISH, NO_TYPE, SAN_OK, "e7e8r", "e8=R+", "e8=T+" },
+	};
+	run_text_cases(cases, sizeof cases / sizeof cases[0], true);
 }
 
 /* The promote argument picks the piece for a promotion written without one. */
@@ -247,7 +305,7 @@ static void test_promote_preference(void **state)
 		{ FEN_START, "Nf3", SAN_ENGLISH, QUEEN, SAN_OK, "g1f3", "Nf3", "Cf3" },
 	};
 
-	run_text_cases(cases, sizeof cases / sizeof cases[0]);
+	run_text_cases(cases, sizeof cases / sizeof cases[0], false);
 }
 
 /* Inputs outside the TSV that the header of san.h promises to accept or reject. */
@@ -295,7 +353,7 @@ static void test_other_inputs(void **state)
 		  "f3d2", "Nfd2", "Cfd2" },
 	};
 
-	run_text_cases(cases, sizeof cases / sizeof cases[0]);
+	run_text_cases(cases, sizeof cases / sizeof cases[0], false);
 }
 
 static void test_null_and_empty(void **state)
@@ -454,6 +512,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_san_tsv),
 		cmocka_unit_test(test_spanish),
+		cmocka_unit_test(test_typed),
 		cmocka_unit_test(test_promote_preference),
 		cmocka_unit_test(test_other_inputs),
 		cmocka_unit_test(test_null_and_empty),

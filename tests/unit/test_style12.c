@@ -313,6 +313,33 @@ static void test_input(void **state)
 	game_view_free(gv);
 }
 
+/* Black's bishop on a6 covers f1; both white knights reach d2. */
+static const char *const king_or_rook[] = {
+	START_LINE,
+	"<12> r--qkb-r p-pp-ppp bpn-pn-- -------- ---PP--- -----NP- PPP--PBP RNBQK--R W -1 1 1 1 1 0 7 alice bob 1 5 0 39 39 290000 290000 6 P/e7-e6 (0:02.000) e6 0 1 0",
+};
+
+/* A Spanish move is read in Spanish only: never re-read as another English move. */
+static void test_input_spanish_only(void **state)
+{
+	struct game_view *gv = play(king_or_rook, 2, SAN_SPANISH);
+	char out[INPUT_LINE_MAX];
+
+	(void)state;
+	/* Rey f1 is illegal; the rook's h1-f1 is not what was typed. */
+	assert_int_equal(input_read(gv, SAN_SPANISH, "Rf1", out, sizeof out), INPUT_BAD_MOVE);
+	assert_string_equal(out, "Illegal move: Rf1");
+	assert_int_equal(input_read(gv, SAN_SPANISH, "Cd2", out, sizeof out), INPUT_BAD_MOVE);
+	assert_string_equal(out, "Ambiguous move: Cd2");
+	assert_int_equal(input_read(gv, SAN_SPANISH, "Tf1", out, sizeof out), INPUT_MOVE);
+	assert_string_equal(out, "h1f1");
+	assert_int_equal(input_read(gv, SAN_SPANISH, "Nbd2", out, sizeof out), INPUT_MOVE);
+	assert_string_equal(out, "b1d2");
+	assert_int_equal(input_read(gv, SAN_ENGLISH, "Rf1", out, sizeof out), INPUT_MOVE);
+	assert_string_equal(out, "h1f1");
+	game_view_free(gv);
+}
+
 /* --- FICS stream framing --- */
 
 struct events {
@@ -383,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_render_spanish_unicode_white),
 		cmocka_unit_test(test_render_color_marks_last_move),
 		cmocka_unit_test(test_input),
+		cmocka_unit_test(test_input_spanish_only),
 		cmocka_unit_test(test_proto_framing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

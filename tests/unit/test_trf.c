@@ -14,11 +14,11 @@
 
 static char *export_all(const struct tourney *t)
 {
-	size_t len = trf_export(t, NULL, 0);
+	size_t len = trf_export(t, NULL, 0, NULL, 0);
 	char *text = malloc(len + 1);
 
 	assert_non_null(text);
-	assert_int_equal(trf_export(t, text, len + 1), len);
+	assert_int_equal(trf_export(t, NULL, 0, text, len + 1), len);
 	assert_int_equal(strlen(text), len);
 	return text;
 }
@@ -114,7 +114,8 @@ static void test_columns(void **state)
 	text_line(text, 5, line, sizeof line);
 	expect_cols(line, 49, 52, "1800");
 	expect_cols(line, 81, 84, " 1.0");
-	expect_cols(line, 86, 89, "   3");
+	/* Level with Hou on points and, with no tie-breaks asked for, on all. */
+	expect_cols(line, 86, 89, "   2");
 	expect_cols(line, 92, 99, "0000 - U");
 	expect_cols(line, 102, 109, "   1 w -");
 	/* Round 3 blank, round 4 the requested bye. */
@@ -142,6 +143,63 @@ static void expect_round_trip(const struct tourney *t)
 	free(first);
 	free(second);
 	free(back);
+}
+
+/* The rank of player p in exported text (columns 86-89 of its 001 line). */
+static int exported_rank(const char *text, int p)
+{
+	char line[512], num[8];
+
+	text_line(text, 2 + p, line, sizeof line);
+	assert_true(strlen(line) >= 89);
+	memcpy(num, line + 85, 4);
+	num[4] = '\0';
+	return atoi(num);
+}
+
+/*
+ * Columns 86-89 carry the published standings: tie-breaks included, the
+ * same ranks tiebreak_standings() gives "tourney show".  Alice and Bob end
+ * level on points; Bob's opponents scored more.
+ */
+static void test_rank_is_the_standings(void **state)
+{
+	struct tourney *t = calloc(1, sizeof *t);
+	struct tiebreak_row rows[TOURNEY_PLAYERS_MAX + 1];
+	char err[128];
+
+	(void)state;
+	assert_non_null(t);
+	tourney_init(t, "Tie", 2);
+	tourney_player_add(t, "Alice", 2000);
+	tourney_player_add(t, "Bob", 1900);
+	tourney_player_add(t, "Carol", 1800);
+	tourney_player_add(t, "Dave", 1700);
+	tourney_game_add(t, 1, 2, 3, TOURNEY_RESULT_WHITE_WINS);
+	tourney_game_add(t, 1, 1, 4, TOURNEY_RESULT_WHITE_WINS);
+	tourney_game_add(t, 2, 3, 4, TOURNEY_RESULT_WHITE_WINS);
+	tourney_game_add(t, 2, 1, 2, TOURNEY_RESULT_DRAW);
+	static const enum tiebreak order[] = { TIEBREAK_BUCHHOLZ, TIEBREAK_WINS };
+	size_t len = trf_export(t, order, 2, NULL, 0);
+	char *text = malloc(len + 1);
+	assert_non_null(text);
+	trf_export(t, order, 2, text, len + 1);
+	/* Bob's Buchholz 2.5 beats Alice's 1.5, against the start order. */
+	assert_int_equal(exported_rank(text, 2), 1);
+	assert_int_equal(exported_rank(text, 1), 2);
+	assert_int_equal(exported_rank(text, 3), 3);
+	assert_int_equal(exported_rank(text, 4), 4);
+	assert_int_equal(tiebreak_standings(t, t->rounds_paired, order, 2, rows, err, sizeof err), 0);
+	for (int i = 0; i < t->nplayers; i++)
+		assert_int_equal(exported_rank(text, rows[i].player), rows[i].rank);
+	free(text);
+	/* Without tie-breaks the two share first place, as the standings say. */
+	text = export_all(t);
+	assert_int_equal(exported_rank(text, 1), 1);
+	assert_int_equal(exported_rank(text, 2), 1);
+	assert_int_equal(exported_rank(text, 3), 3);
+	free(text);
+	free(t);
 }
 
 static void test_round_trip_sample(void **state)
@@ -242,6 +300,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_rank_is_the_standings),
 		cmocka_unit_test(test_round_trip_sample),
 		cmocka_unit_test(test_round_trip_swiss),
 		cmocka_unit_test(test_import_errors),
