@@ -119,7 +119,8 @@ static bool free_to_play(struct session *s, struct session *other)
 	return true;
 }
 
-/* Starts a game; color is the colour `a` asked for, -1 for either. */
+/* Starts a game; color is the colour `a` asked for, -1 for either.  b has
+ * just answered a's offer: when no game comes of it, both are told why. */
 static void start(struct session *a, struct session *b, const struct clock_control *tc, bool rated,
     int color)
 {
@@ -132,8 +133,10 @@ static void start(struct session *a, struct session *b, const struct clock_contr
 		color = coin & 1;
 	}
 	struct session *white = color == WHITE ? a : b, *black = color == WHITE ? b : a;
-	if (!game_start(session_server(a), white, black, &p, why, sizeof why))
-		session_printf(a, "%s\n", why);
+	if (!game_start(session_server(a), white, black, &p, why, sizeof why)) {
+		session_printf(b, "%s\n", why);
+		session_notify(a, "%s", why);
+	}
 }
 
 static void cmd_seek(struct session *s, const struct cmd_args *a)
