@@ -60,6 +60,7 @@ struct game {
 	int observer_count, observer_cap;
 	int64_t started_unix;
 	bool over;
+	int aborted_by;			/* who ended it by aborting: a colour, -1 both */
 	/* Tournament games (issue 7): where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
@@ -926,7 +927,10 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
 	retire(g);
 	/* Tournament games (issue 7): the tournament records the result. */
-	if (g->tourney_id)
+	if (g->tourney_id && !strcmp(status, "aborted"))
+		tournament_game_aborted(g->srv, g->tourney_id, g->tourney_round, g->tourney_board,
+		    g->aborted_by);
+	else if (g->tourney_id)
 		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
 		    status);
 }
@@ -1155,6 +1159,9 @@ void game_abort(struct game *g, struct session *s)
 	int plies = position_ply_count(g->pos);
 	bool first_move = plies < 2;
 	if (first_move || (g->paused && g->grace_over) || (g->offers[color_other(c)] & OFFER_ABORT)) {
+		/* Agreed, both; alone on move 1, c; over an absent opponent, the one away. */
+		g->aborted_by = g->offers[color_other(c)] & OFFER_ABORT ? -1 : first_move ? (int)c :
+		    (int)color_other(c);
 		end_game(g, RESULT_NONE, first_move && !(g->offers[color_other(c)] & OFFER_ABORT) ?
 		    "Game aborted on move 1" : "Game aborted by mutual agreement", "abandoned", "aborted");
 		return;
@@ -1332,6 +1339,7 @@ void game_player_left(struct game *g, struct session *s)
 	struct session *opp = g->players[color_other((enum color)c)];
 	if (!opp) {
 		/* Both gone: keep it for later if it can be resumed, else drop it. */
+		g->aborted_by = -1;
 		if (g->user_ids[WHITE] && g->user_ids[BLACK])
 			adjourn_now(g, "Game adjourned when both players disconnected");
 		else
@@ -1340,6 +1348,7 @@ void game_player_left(struct game *g, struct session *s)
 		return;
 	}
 	if (position_ply_count(g->pos) < 2) {
+		g->aborted_by = c;
 		end_game(g, RESULT_NONE, "Game aborted on move 1", "abandoned", "aborted");
 		return;
 	}
