@@ -12,8 +12,7 @@
 /*
  * A session's challenges, both ways, each list in the order made.  Every
  * operation on one challenge is O(1): its number indexes a table, its two
- * players index the parties, and a pair is found on the sender's list,
- * which offers_per_user keeps short.
+ * players index the parties, and the pair of players a second hash.
  */
 struct party {
 	struct session *s;
@@ -27,6 +26,7 @@ struct node {
 	struct challenge c;		/* first: a challenge's node is at its address */
 	struct party *from, *to;
 	struct node *out_prev, *out_next, *in_prev, *in_next;
+	struct node *pair_next;		/* in its bucket of pairs */
 };
 
 struct offers {
@@ -37,6 +37,8 @@ struct offers {
 	int challenge_count;
 	struct party **parties;		/* hash buckets, by session */
 	size_t party_buckets, party_count;
+	struct node **pairs;		/* hash buckets, by (from, to) */
+	size_t pair_buckets;
 	int next_seek_id, next_challenge_id;
 };
 
@@ -67,6 +69,7 @@ void offers_free(struct offers *o)
 		}
 	free(o->seeks);
 	free(o->parties);
+	free(o->pairs);
 	free(o);
 }
 
@@ -287,11 +290,42 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 
 /* --- challenges --- */
 
+static uint64_t pointer_hash(const void *p)
+{
+	return (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+}
+
 static size_t party_bucket(const struct offers *o, const struct session *s)
 {
-	uint64_t h = (uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull;
+	return (size_t)(pointer_hash(s) >> 32) & (o->party_buckets - 1);
+}
 
-	return (size_t)(h >> 32) & (o->party_buckets - 1);
+static size_t pair_bucket(const struct offers *o, const struct session *from,
+    const struct session *to)
+{
+	return (size_t)((pointer_hash(from) ^ (pointer_hash(to) >> 17)) >> 32) & (o->pair_buckets - 1);
+}
+
+/* Doubles the buckets of pairs when the challenges outnumber them. */
+static void pairs_grow(struct offers *o)
+{
+	size_t old = o->pair_buckets, n = old ? old * 2 : 64;
+	struct node **b = calloc(n, sizeof *b);
+
+	if (!b)
+		return;
+	struct node **was = o->pairs;
+	o->pairs = b;
+	o->pair_buckets = n;
+	for (size_t i = 0; i < old; i++) {
+		for (struct node *p = was[i], *next; p; p = next) {
+			next = p->pair_next;
+			size_t at = pair_bucket(o, p->c.from, p->c.to);
+			p->pair_next = b[at];
+			b[at] = p;
+		}
+	}
+	free(was);
 }
 
 /* Doubles the buckets when the parties outnumber them; a failure only slows. */
@@ -405,9 +439,10 @@ struct challenge *offers_find_challenge(struct offers *o, struct session *from, 
 		struct party *p = party_get(o, to, false);
 		return !p ? NULL : p->out_head ? &p->out_head->c : p->in_head ? &p->in_head->c : NULL;
 	}
-	struct party *p = party_get(o, from, false);
-	for (struct node *n = p ? p->out_head : NULL; n; n = n->out_next)
-		if (n->c.to == to)
+	if (!o->pair_buckets)
+		return NULL;
+	for (struct node *n = o->pairs[pair_bucket(o, from, to)]; n; n = n->pair_next)
+		if (n->c.from == from && n->c.to == to)
 			return &n->c;
 	return NULL;
 }
@@ -480,9 +515,11 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 		snprintf(why, len, "There are too many pending offers on the server; try again later.");
 		return NULL;
 	}
+	if ((size_t)o->challenge_count >= o->pair_buckets)
+		pairs_grow(o);
 	struct node *n = calloc(1, sizeof *n);
 	int id = free_id(&o->next_challenge_id, challenge_id_used, o);
-	if (!n || id < 0 || !(n->from = party_get(o, proto->from, true)) ||
+	if (!n || id < 0 || !o->pair_buckets || !(n->from = party_get(o, proto->from, true)) ||
 	    !(n->to = party_get(o, proto->to, true))) {
 		if (n && n->from)
 			party_settle(o, n->from);
@@ -496,6 +533,9 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 	o->challenge_by_id[id] = c;
 	o->challenge_count++;
 	node_link(n);
+	size_t at = pair_bucket(o, c->from, c->to);
+	n->pair_next = o->pairs[at];
+	o->pairs[at] = n;
 
 	offers_challenge_text(c, text, sizeof text);
 	session_printf(c->from, "Issuing: %s.\n", text);
@@ -521,6 +561,13 @@ void offers_remove_challenge(struct offers *o, struct challenge *c)
 	if (session_var(c->to, IVAR_PENDINFO))
 		session_notify(c->to, "<pr> %d", c->id);
 	node_unlink(n);
+	for (struct node **link = &o->pairs[pair_bucket(o, c->from, c->to)]; *link;
+	    link = &(*link)->pair_next) {
+		if (*link == n) {
+			*link = n->pair_next;
+			break;
+		}
+	}
 	o->challenge_by_id[c->id] = NULL;
 	o->challenge_count--;
 	party_settle(o, n->from);
