@@ -3,6 +3,7 @@ that `match` each other as fast as they may.  While it runs, a fresh login
 gets its prompt and completes within a second, and SIGTERM stops the server
 within its shutdown bound.
 
+Each test bounds itself to well under a minute, however the server behaves.
 The flood runs in a child process (its own interpreter lock), so that the
 latencies measured here are the server's, not Python's.  Figures go to
 stderr: fresh-login latency, the server's RSS, SIGTERM-to-exit time.
@@ -75,7 +76,7 @@ def _flood(port, ready, stop):
         if len(c["out"]) > 1 << 20:
             c["out"] = b""      # the server is not reading: keep no more
 
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         pump(0.05)
         pending = 0
@@ -168,7 +169,7 @@ class FloodTest(ChessdTestCase):
         flood = ctx.Process(target=_flood, args=(srv.port, ready_w, stop_r), daemon=True)
         flood.start()
         self.addCleanup(lambda: flood.is_alive() and flood.kill())
-        self.assertTrue(ready_r.poll(45), "the flood's guests did not log in")
+        self.assertTrue(ready_r.poll(20), "the flood's guests did not log in")
         online = ready_r.recv()
         self.assertGreater(online, GUESTS * 0.9, "only %d flood guests logged in" % online)
         base_rss = rss_kb(pid)
@@ -184,13 +185,13 @@ class FloodTest(ChessdTestCase):
         start = time.monotonic()
         srv.signal(signal.SIGTERM)
         try:
-            srv.proc.wait(SHUTDOWN_BOUND + 5)
+            srv.proc.wait(SHUTDOWN_BOUND + 3)
             exit_s = time.monotonic() - start
         except Exception:
             exit_s = None
         stop_w.send(True)
-        seen = ready_r.recv() if ready_r.poll(10) else {"issued": 0, "refused": 0}
-        flood.join(10)
+        seen = ready_r.recv() if ready_r.poll(5) else {"issued": 0, "refused": 0}
+        flood.join(5)
 
         done = [d for _, d in probes]
         worst_prompt = max((p if p is not None else float("inf")) for p, _ in probes)
@@ -207,7 +208,7 @@ class FloodTest(ChessdTestCase):
                 seen["refused"], worst_prompt, worst,
                 ok[len(ok) // 2] if ok else float("inf"), done.count(None), PROBE_GIVE_UP,
                 base_rss, max(rss), "%.2f s" % exit_s if exit_s is not None else
-                "none within %.0f s" % (SHUTDOWN_BOUND + 5)))
+                "none within %.1f s" % (SHUTDOWN_BOUND + 3)))
         # The flood did what it is for: every guest kept making challenges.
         self.assertGreater(seen["issued"], online * 10, seen)
         self.assertLessEqual(worst, LOGIN_BOUND, "a fresh login took too long: %r" % probes)
