@@ -244,7 +244,7 @@ static void update_reading(struct conn *c)
 {
 	if (c->state != CONN_OPEN && c->state != CONN_HANDSHAKE)
 		return;
-	if (c->output_full || c->rate_paused || c->hold)
+	if (c->output_full || c->rate_paused || c->hold || c->more_input)
 		bufferevent_disable(c->bev, EV_READ);
 	else
 		bufferevent_enable(c->bev, EV_READ);
@@ -536,7 +536,9 @@ static void process_input(struct conn *c)
 			continue;
 		}
 		if (handled++ == limits_of(c)->lines_per_pass) {
+			/* Nothing more is read meanwhile: what waits stays what was read. */
 			c->more_input = true;
+			update_reading(c);
 			schedule(c);
 			return;
 		}
@@ -661,11 +663,12 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	c->more_input = false;
 	if (c->rate_paused && now >= c->rate_resume_at) {
 		c->rate_paused = false;
-		update_reading(c);
 		resume = true;
 	}
-	if (resume)
+	if (resume) {
+		update_reading(c);
 		process_input(c);
+	}
 	if (c->state == CONN_OPEN || c->state == CONN_HANDSHAKE)
 		schedule(c);
 }

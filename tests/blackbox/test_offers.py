@@ -4,7 +4,7 @@ checks of match, and input left over from one pass of the loop.
 """
 import re
 
-from games_harness import GT, GamesTestCase, main
+from games_harness import FAST, GT, GamesTestCase, main
 
 
 class OfferTest(GamesTestCase):
@@ -101,6 +101,15 @@ class OfferTest(GamesTestCase):
             out += a.expect(b"echo%d: Command not found." % i, GT)
         self.assertEqual([int(n) for n in re.findall(rb"echo(\d+): Command not found", out)],
                          list(range(40)))
+
+    def test_lines_left_over_wait_for_the_next_pass_over_tls(self):
+        # Reading stops while lines wait; TLS must not strand what OpenSSL
+        # had already decrypted when it starts again.
+        srv = self.start_server(config=dict(FAST, lines_per_pass=1))
+        a = self.guest(srv, tls=True)
+        a.send_raw(b"".join(b"echo%d\n" % i for i in range(100)))
+        for i in range(100):
+            a.expect(b"echo%d: Command not found." % i, GT)
 
     def play_and_resign(self, a, b):
         self.start_match(a, b, "5 0")
