@@ -138,7 +138,8 @@ static bool free_to_play(struct session *s, struct session *other)
 	return true;
 }
 
-/* Starts a game; color is the colour `a` asked for, -1 for either. */
+/* Starts a game; color is the colour `a` asked for, -1 for either.  b has
+ * just answered a's offer: when no game comes of it, both are told why. */
 static void start(struct session *a, struct session *b, const struct clock_control *tc, bool rated,
     int color)
 {
@@ -152,7 +153,6 @@ static void start(struct session *a, struct session *b, const struct clock_contr
 	}
 	struct session *white = color == WHITE ? a : b, *black = color == WHITE ? b : a;
 	if (!game_start(session_server(a), white, black, &p, why, sizeof why)) {
-		/* b answered the offer: its reply; a hears of it as news. */
 		session_printf(b, "%s\n", why);
 		session_notify(a, "%s", why);
 	}
@@ -265,6 +265,31 @@ static void cmd_play(struct session *s, const struct cmd_args *a)
 	start(owner, s, &tc, rated, color);
 }
 
+/* What match and rematch have in common: the checks a challenge must pass, then the offer. */
+static void challenge(struct session *s, struct session *to, const struct clock_control *tc,
+    bool rated, int color)
+{
+	char why[160];
+
+	if (to == s) {
+		session_printf(s, "You can't match yourself.\n");
+		return;
+	}
+	if (!may_play_rated(s, rated) || !free_to_play(s, to))
+		return;
+	if (rated && !session_registered(to)) {
+		session_printf(s, "%s is unregistered and cannot play rated games.\n", session_name(to));
+		return;
+	}
+	if (!session_var(to, VAR_OPEN)) {
+		session_printf(s, "%s is not open to match requests.\n", session_name(to));
+		return;
+	}
+	struct challenge proto = { .from = s, .to = to, .tc = *tc, .rated = rated, .color = color };
+	if (!offers_challenge(server_offers(session_server(s)), &proto, why, sizeof why))
+		session_printf(s, "%s\n", why);
+}
+
 static void cmd_match(struct session *s, const struct cmd_args *a)
 {
 	struct server *srv = session_server(s);
@@ -276,66 +301,26 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 		session_printf(s, "No user named \"%s\" is logged in.\n", a->argv[0]);
 		return;
 	}
-	if (to == s) {
-		session_printf(s, "You can't match yourself.\n");
-		return;
-	}
 	snprintf(text, sizeof text, "%s", a->argc > 1 ? a->argv[1] : "");
 	if (!parse_terms(s, text, &t, why, sizeof why)) {
 		session_printf(s, "%s\nUsage: match <name> [minutes inc] [rated|unrated] [white|black]\n",
 		    why);
 		return;
 	}
-	if (!may_play_rated(s, t.rated) || !free_to_play(s, to))
-		return;
-	if (t.rated && !session_registered(to)) {
-		session_printf(s, "%s is unregistered and cannot play rated games.\n", session_name(to));
-		return;
-	}
-	if (!session_var(to, VAR_OPEN)) {
-		session_printf(s, "%s is not open to match requests.\n", session_name(to));
-		return;
-	}
-	struct challenge proto = { .from = s, .to = to, .tc = t.tc, .rated = t.rated,
-	    .color = t.color };
-	if (!offers_challenge(server_offers(srv), &proto, why, sizeof why))
-		session_printf(s, "%s\n", why);
-}
-
-struct pick {
-	struct session *s;
-	bool incoming;
-	const char *which;	/* number or name, or NULL */
-	struct challenge *found;
-	int matches;
-};
-
-static void pick_one(struct challenge *c, void *arg)
-{
-	struct pick *p = arg;
-	struct session *mine = p->incoming ? c->to : c->from;
-	struct session *other = p->incoming ? c->from : c->to;
-
-	if (mine != p->s)
-		return;
-	long id;
-	if (p->which && !(number_parse(p->which, 1, INT_MAX, &id) == NUMBER_OK && id == c->id) &&
-	    strcasecmp(p->which, session_name(other)))
-		return;
-	p->found = c;
-	p->matches++;
+	challenge(s, to, &t.tc, t.rated, t.color);
 }
 
 /* The challenge an accept/decline/withdraw names, saying why when there is none. */
 static struct challenge *pick_challenge(struct session *s, const struct cmd_args *a, bool incoming,
     const char *verb)
 {
-	struct pick p = { s, incoming, a->argc ? a->argv[0] : NULL, NULL, 0 };
+	int count;
+	struct challenge *c = offers_pick_challenge(server_offers(session_server(s)), s, incoming,
+	    a->argc ? a->argv[0] : NULL, &count);
 
-	offers_each_challenge(server_offers(session_server(s)), pick_one, &p);
-	if (p.matches == 1)
-		return p.found;
-	if (p.matches == 0)
+	if (c)
+		return c;
+	if (count == 0)
 		session_printf(s, "You have no offers to %s.\n", verb);
 	else
 		session_printf(s, "You have more than one pending offer; say which one to %s.\n", verb);
@@ -415,8 +400,6 @@ static void pending_line(struct challenge *c, void *arg)
 	struct pending *p = arg;
 	char text[256];
 
-	if ((p->incoming ? c->to : c->from) != p->s)
-		return;
 	offers_challenge_text(c, text, sizeof text);
 	if (p->incoming)
 		session_printf(p->s, " %d: %s is offering a challenge: %s.\n", c->id,
@@ -433,11 +416,11 @@ static void cmd_pending(struct session *s, const struct cmd_args *a)
 	struct pending out = { s, false, 0 }, in = { s, true, 0 };
 
 	(void)a;
-	offers_each_challenge(o, pending_line, &out);
+	offers_each_challenge_of(o, s, false, pending_line, &out);
 	if (!out.shown)
 		session_printf(s, "There are no offers pending to other players.\n");
 	session_printf(s, "\n");
-	offers_each_challenge(o, pending_line, &in);
+	offers_each_challenge_of(o, s, true, pending_line, &in);
 	if (!in.shown)
 		session_printf(s, "There are no offers pending from other players.\n");
 }
@@ -446,7 +429,6 @@ static void cmd_rematch(struct session *s, const struct cmd_args *a)
 {
 	const struct match_terms *t = session_last_terms(s);
 	struct session *to = server_find_session(session_server(s), session_last_opponent(s));
-	char why[160];
 
 	(void)a;
 	if (!t->valid || !*session_last_opponent(s)) {
@@ -457,13 +439,8 @@ static void cmd_rematch(struct session *s, const struct cmd_args *a)
 		session_printf(s, "%s is not logged in.\n", session_last_opponent(s));
 		return;
 	}
-	if (!free_to_play(s, to))
-		return;
 	/* Colours swap, as FICS does. */
-	struct challenge proto = { .from = s, .to = to, .tc = t->tc, .rated = t->rated,
-	    .color = (int)color_other((enum color)t->color) };
-	if (!offers_challenge(server_offers(session_server(s)), &proto, why, sizeof why))
-		session_printf(s, "%s\n", why);
+	challenge(s, to, &t->tc, t->rated, (int)color_other((enum color)t->color));
 }
 
 const struct cmd_entry cmd_seek_entry = {

@@ -45,6 +45,12 @@ void config_defaults(struct config *c)
 		.reconnect_grace_ms = LIMIT_RECONNECT_GRACE_MS,
 		.tourney_forfeit_ms = LIMIT_TOURNEY_FORFEIT_MS,
 		.wal_checkpoint_pages = LIMIT_WAL_CHECKPOINT_PAGES,
+		.offers_per_user = LIMIT_OFFERS_PER_USER,
+		.offers_total = LIMIT_OFFERS_TOTAL,
+		.lines_per_pass = LIMIT_LINES_PER_PASS,
+		.games_per_minute = LIMIT_GAMES_PER_MINUTE,
+		.games_per_minute_per_address = LIMIT_GAMES_PER_MINUTE_PER_ADDRESS,
+		.tourney_aborts = LIMIT_TOURNEY_ABORTS,
 	};
 }
 
@@ -86,6 +92,12 @@ static const struct int_key {
 	LIMIT_KEY(reconnect_grace_ms, 0, 3600000),
 	LIMIT_KEY(tourney_forfeit_ms, 0, 86400000),
 	LIMIT_KEY(wal_checkpoint_pages, 1, 1000000),
+	LIMIT_KEY(offers_per_user, 1, 10000),
+	LIMIT_KEY(offers_total, 1, 50000),	/* well inside the 99999 numbers */
+	LIMIT_KEY(lines_per_pass, 1, 100000),
+	LIMIT_KEY(games_per_minute, 1, 100000),
+	LIMIT_KEY(games_per_minute_per_address, 1, 1000000),
+	LIMIT_KEY(tourney_aborts, 1, 1000),
 #undef LIMIT_KEY
 };
 

@@ -24,6 +24,12 @@ struct limits {
 	int reconnect_grace_ms;
 	int tourney_forfeit_ms;
 	int wal_checkpoint_pages;
+	int offers_per_user;
+	int offers_total;
+	int lines_per_pass;
+	int games_per_minute;
+	int games_per_minute_per_address;
+	int tourney_aborts;
 };
 
 struct config {

@@ -49,6 +49,7 @@ struct conn {
 	bool hold;			/* the session asked not to get lines for now */
 	bool output_full;		/* reading paused until output drains */
 	bool rate_paused;		/* reading paused for the command rate */
+	bool more_input;		/* lines left over for the next pass */
 	bool logged_in;
 	int64_t handshake_at, login_at, idle_at, drain_at, wake_at;
 	double tokens;			/* command rate token bucket */
@@ -83,6 +84,7 @@ static void schedule(struct conn *c)
 		c->state == CONN_CLOSING ? c->drain_at : 0,
 		c->wake_at,
 		c->rate_paused ? c->rate_resume_at : 0,
+		c->more_input && c->state == CONN_OPEN ? server_now_ms(c->srv) : 0,
 	};
 
 	for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
@@ -242,7 +244,7 @@ static void update_reading(struct conn *c)
 {
 	if (c->state != CONN_OPEN && c->state != CONN_HANDSHAKE)
 		return;
-	if (c->output_full || c->rate_paused || c->hold)
+	if (c->output_full || c->rate_paused || c->hold || c->more_input)
 		bufferevent_disable(c->bev, EV_READ);
 	else
 		bufferevent_enable(c->bev, EV_READ);
@@ -490,10 +492,16 @@ static bool take_token(struct conn *c)
 	return false;
 }
 
+/*
+ * Handles the complete lines buffered, at most lines_per_pass of them: the
+ * rest wait for the timer, which fires on the next pass of the loop, after
+ * signals and every other client's turn.
+ */
 static void process_input(struct conn *c)
 {
 	struct evbuffer *in = bufferevent_get_input(c->bev);
 	const size_t limit = (size_t)limits_of(c)->line_bytes;
+	int handled = 0;
 
 	while (c->state == CONN_OPEN && !c->hold && !c->rate_paused && !c->output_full) {
 		size_t eol_len = 0;
@@ -526,6 +534,13 @@ static void process_input(struct conn *c)
 			c->discarding = false;
 			evbuffer_drain(in, line_len + eol_len);
 			continue;
+		}
+		if (handled++ == limits_of(c)->lines_per_pass) {
+			/* Nothing more is read meanwhile: what waits stays what was read. */
+			c->more_input = true;
+			update_reading(c);
+			schedule(c);
+			return;
 		}
 		if (!take_token(c))
 			return;
@@ -644,8 +659,13 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		c->wake_at = 0;
 		session_wake(c->session);
 	}
+	bool resume = c->more_input;
+	c->more_input = false;
 	if (c->rate_paused && now >= c->rate_resume_at) {
 		c->rate_paused = false;
+		resume = true;
+	}
+	if (resume) {
 		update_reading(c);
 		process_input(c);
 	}

@@ -16,7 +16,7 @@ enum stmt {
 	ST_ALIAS_SET, ST_ALIAS_DEL, ST_ALIAS_EACH,
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
 	ST_NEWS_ADD, ST_NEWS_EACH,
-	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE,
+	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE, ST_GAME_DELETE,
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF, ST_GAMES_OF_STATUS,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
@@ -68,6 +68,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_TRUNCATE] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
 	[ST_GAME_UPDATE] = "UPDATE games SET status = ?2, result = ?3, reason = ?4, termination = ?5, "
 	    "ended = ?6, white_clock = ?7, black_clock = ?8, clock_ply = ?9 WHERE id = ?1",
+	[ST_GAME_DELETE] = "DELETE FROM games WHERE id = ?1",
 	[ST_GAME_LOAD] = GAME_SELECT "WHERE id = ?1",
 	[ST_GAME_MOVES] = "SELECT ply, uci, san, time_ms, clock_ms FROM moves WHERE game_id = ?1 "
 	    "ORDER BY ply",
@@ -697,6 +698,16 @@ int db_game_update(struct db *db, const struct db_game *g)
 	bind_text_or_null(st, 7, g->white_clock);
 	bind_text_or_null(st, 8, g->black_clock);
 	sqlite3_bind_int(st, 9, g->clock_ply);
+	return step_done(db, st);
+}
+
+int db_game_delete(struct db *db, int64_t id)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_DELETE];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
 	return step_done(db, st);
 }
 

@@ -119,6 +119,8 @@ int db_game_clocks(struct db *db, int64_t id, const char *white_clock, const cha
 int db_game_truncate(struct db *db, int64_t id, int keep);
 /* Sets status, result, reason, termination, end time and clocks. */
 int db_game_update(struct db *db, const struct db_game *g);
+/* Removes a game and its moves (a tournament pairing keeps no reference). */
+int db_game_delete(struct db *db, int64_t id);
 /* 1 found, 0 none, -1 error. */
 int db_game_load(struct db *db, int64_t id, struct db_game *out);
 int db_game_moves(struct db *db, int64_t id, void (*fn)(void *arg, const struct db_move *m), void *arg);

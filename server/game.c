@@ -15,6 +15,7 @@
 #include "log.h"
 #include "movegen.h"
 #include "offer.h"
+#include "quota.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
@@ -59,6 +60,7 @@ struct game {
 	int observer_count, observer_cap;
 	int64_t started_unix;
 	bool over;
+	int aborted_by;			/* who ended it by aborting: a colour, -1 both */
 	/* Tournament games (issue 7): where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
@@ -71,6 +73,7 @@ struct games {
 	int lowest_free;		/* a hint: no free number below it */
 	struct game **dead;		/* ended this pass; freed by games_reap */
 	int dead_count, dead_cap;
+	struct quotas *starts;		/* games started lately, per player and address */
 };
 
 static void arm_timer(struct game *g);
@@ -86,6 +89,10 @@ struct games *games_new(struct server *srv)
 	if (gs) {
 		gs->srv = srv;
 		gs->lowest_free = 1;
+		if (!(gs->starts = quotas_new(60000))) {
+			free(gs);
+			return NULL;
+		}
 	}
 	return gs;
 }
@@ -110,6 +117,7 @@ void games_free(struct games *gs)
 	for (int n = 1; n <= GAMES_MAX; n++)
 		game_free(gs->by_number[n]);
 	free(gs->dead);
+	quotas_free(gs->starts);
 	free(gs);
 }
 
@@ -465,9 +473,70 @@ static void follow_start(struct session *s, void *arg)
 	send_board(g, s, REL_OBSERVING);
 }
 
+/* The keys a new game counts against: each player, and each address once. */
+static int start_keys(struct session *const players[COLOR_NB], char keys[4][80], int per[4],
+    const struct limits *lim)
+{
+	int n = 0;
+
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct session *s = players[c];
+		/* An account, or for a guest the session itself. */
+		if (session_user_id(s))
+			snprintf(keys[n], sizeof keys[n], "u%lld", (long long)session_user_id(s));
+		else
+			snprintf(keys[n], sizeof keys[n], "s%p.%lld", (void *)s,
+			    (long long)session_login_ms(s));
+		per[n++] = lim->games_per_minute;
+	}
+	const char *white = conn_address(session_conn(players[WHITE]));
+	const char *black = conn_address(session_conn(players[BLACK]));
+	snprintf(keys[n], sizeof keys[n], "a%s", white);
+	per[n++] = lim->games_per_minute_per_address;
+	if (strcmp(white, black)) {
+		snprintf(keys[n], sizeof keys[n], "a%s", black);
+		per[n++] = lim->games_per_minute_per_address;
+	}
+	return n;
+}
+
+/*
+ * Counts a new game against both players and their addresses, or says who
+ * has started too many in the last minute.  Tournament games are not
+ * counted: the tournament starts them, not the players.
+ */
+static bool start_allowed(struct server *srv, struct session *white, struct session *black,
+    char *err, size_t errlen)
+{
+	struct quotas *q = server_games(srv)->starts;
+	const struct limits *lim = &server_config(srv)->limits;
+	struct session *players[COLOR_NB] = { white, black };
+	char keys[4][80];
+	int per[4], n = start_keys(players, keys, per, lim);
+	int64_t now = server_now_ms(srv);
+
+	for (int i = 0; i < n; i++) {
+		if (quotas_left(q, keys[i], per[i], now))
+			continue;
+		if (i < 2)
+			snprintf(err, errlen, "%s has started %d games in the last minute, the most "
+			    "allowed; try again shortly.", session_name(players[i]), per[i]);
+		else
+			snprintf(err, errlen, "%d games have been started from %s's address in the last "
+			    "minute, the most allowed; try again shortly.", per[i],
+			    session_name(players[i - 2]));
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		quotas_take(q, keys[i], per[i], now);
+	return true;
+}
+
 struct game *game_start(struct server *srv, struct session *white, struct session *black,
     const struct game_params *p, char *err, size_t errlen)
 {
+	if (!p->tourney_id && !start_allowed(srv, white, black, err, errlen))
+		return NULL;
 	struct game *g = game_alloc(srv);
 
 	if (!g) {
@@ -837,7 +906,14 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	const char *result = !strcmp(status, "finished") ? result_text(r) : "*";
 	fics_end_line(g, reason, result, line, sizeof line);
 
-	if (db_game_load(server_db(g->srv), g->id, &row) > 0) {
+	/*
+	 * A game aborted before both sides moved leaves no row: throwaway games
+	 * by the thousand would fill the disk and tell nobody anything.  The
+	 * row was written in this pass or an earlier one; either way it goes.
+	 */
+	if (!strcmp(status, "aborted") && position_ply_count(g->pos) < 2) {
+		db_game_delete(server_db(g->srv), g->id);
+	} else if (db_game_load(server_db(g->srv), g->id, &row) > 0) {
 		snprintf(row.status, sizeof row.status, "%s", status);
 		snprintf(row.result, sizeof row.result, "%s", result);
 		snprintf(row.reason, sizeof row.reason, "%s", reason);
@@ -871,7 +947,10 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
 	retire(g);
 	/* Tournament games (issue 7): the tournament records the result. */
-	if (g->tourney_id)
+	if (g->tourney_id && !strcmp(status, "aborted"))
+		tournament_game_aborted(g->srv, g->tourney_id, g->tourney_round, g->tourney_board,
+		    g->aborted_by);
+	else if (g->tourney_id)
 		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
 		    status);
 }
@@ -1141,6 +1220,9 @@ void game_abort(struct game *g, struct session *s)
 	int plies = position_ply_count(g->pos);
 	bool first_move = plies < 2;
 	if (first_move || (g->paused && g->grace_over) || (g->offers[color_other(c)] & OFFER_ABORT)) {
+		/* Agreed, both; alone on move 1, c; over an absent opponent, the one away. */
+		g->aborted_by = g->offers[color_other(c)] & OFFER_ABORT ? -1 : first_move ? (int)c :
+		    (int)color_other(c);
 		end_game(g, RESULT_NONE, first_move && !(g->offers[color_other(c)] & OFFER_ABORT) ?
 		    "Game aborted on move 1" : "Game aborted by mutual agreement", "abandoned", "aborted");
 		return;
@@ -1337,6 +1419,7 @@ void game_player_left(struct game *g, struct session *s)
 	struct session *opp = g->players[color_other((enum color)c)];
 	if (!opp) {
 		/* Both gone: keep it for later if it can be resumed, else drop it. */
+		g->aborted_by = -1;
 		if (g->user_ids[WHITE] && g->user_ids[BLACK])
 			adjourn_now(g, "Game adjourned when both players disconnected");
 		else
@@ -1345,6 +1428,7 @@ void game_player_left(struct game *g, struct session *s)
 		return;
 	}
 	if (position_ply_count(g->pos) < 2) {
+		g->aborted_by = c;
 		end_game(g, RESULT_NONE, "Game aborted on move 1", "abandoned", "aborted");
 		return;
 	}

@@ -35,6 +35,16 @@
 /* Channels: numbers 0..LIMIT_CHANNEL_MAX, and how many one user may join. */
 #define LIMIT_CHANNEL_MAX 255
 #define LIMIT_CHANNELS_PER_USER 64
+/* Challenges one user may have made and not yet seen answered, and the
+ * challenges pending on the whole server. */
+#define LIMIT_OFFERS_PER_USER 20
+#define LIMIT_OFFERS_TOTAL 20000
+/* Lines of one client handled in one pass of the loop; the rest wait for
+ * the next pass, so that one busy client cannot hold up everyone else. */
+#define LIMIT_LINES_PER_PASS 10
+/* Games one user, and one address, may start in a minute. */
+#define LIMIT_GAMES_PER_MINUTE 12
+#define LIMIT_GAMES_PER_MINUTE_PER_ADDRESS 120
 /* Longest argument text of seek and match. */
 #define LIMIT_SEEK_TEXT 256
 /* How long a player who drops out of a game has to come back. */
@@ -46,6 +56,9 @@
 /* How long a tournament player may be missing at the start of a round (or
  * of a game's continuation) before losing that game by forfeit. */
 #define LIMIT_TOURNEY_FORFEIT_MS (5 * 60 * 1000)
+/* Times one player may abort the game of one tournament board; this many
+ * aborts lose it by forfeit. */
+#define LIMIT_TOURNEY_ABORTS 2
 /* Tournaments not yet finished that one (non-admin) director may have. */
 #define LIMIT_TOURNEYS_PER_DIRECTOR 2
 /* Pages the database log (WAL) may hold before the syncer thread copies

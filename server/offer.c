@@ -4,17 +4,42 @@
 
 #include "config.h"
 #include "db.h"
+#include "number.h"
 #include "offer.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
 
+/*
+ * A session's challenges, both ways, each list in the order made.  Every
+ * operation on one challenge is O(1): its number indexes a table, its two
+ * players index the parties, and the pair of players a second hash.
+ */
+struct party {
+	struct session *s;
+	struct node *out_head, *out_tail, *in_head, *in_tail;
+	int out_count, in_count;
+	struct party *next;		/* in its hash bucket */
+};
+
+/* A challenge with its places on both parties' lists. */
+struct node {
+	struct challenge c;		/* first: a challenge's node is at its address */
+	struct party *from, *to;
+	struct node *out_prev, *out_next, *in_prev, *in_next;
+	struct node *pair_next;		/* in its bucket of pairs */
+};
+
 struct offers {
 	struct server *srv;
 	struct seek **seeks;
 	int seek_count, seek_cap;
-	struct challenge **challenges;
-	int challenge_count, challenge_cap;
+	struct challenge *challenge_by_id[OFFER_ID_MAX + 1];
+	int challenge_count;
+	struct party **parties;		/* hash buckets, by session */
+	size_t party_buckets, party_count;
+	struct node **pairs;		/* hash buckets, by (from, to) */
+	size_t pair_buckets;
 	int next_seek_id, next_challenge_id;
 };
 
@@ -35,10 +60,17 @@ void offers_free(struct offers *o)
 		return;
 	for (int i = 0; i < o->seek_count; i++)
 		free(o->seeks[i]);
-	for (int i = 0; i < o->challenge_count; i++)
-		free(o->challenges[i]);
+	/* Sessions are gone by now: free without telling anyone. */
+	for (int id = 1; id <= OFFER_ID_MAX; id++)
+		free(o->challenge_by_id[id]);
+	for (size_t i = 0; i < o->party_buckets; i++)
+		for (struct party *p = o->parties[i], *next; p; p = next) {
+			next = p->next;
+			free(p);
+		}
 	free(o->seeks);
-	free(o->challenges);
+	free(o->parties);
+	free(o->pairs);
 	free(o);
 }
 
@@ -90,6 +122,8 @@ static void time_words(const struct clock_control *tc, char *buf, size_t len)
 
 /* --- seeks --- */
 
+/* Numbers rotate, so one is reused as late as possible; a used one is
+ * skipped at most once a rotation, which makes a search O(1) on average. */
 static int free_id(int *next, bool (*used)(struct offers *, int), struct offers *o)
 {
 	for (int tries = 0; tries < OFFER_ID_MAX; tries++) {
@@ -108,7 +142,7 @@ static bool seek_id_used(struct offers *o, int id)
 
 static bool challenge_id_used(struct offers *o, int id)
 {
-	return offers_find_challenge_id(o, id) != NULL;
+	return o->challenge_by_id[id] != NULL;
 }
 
 struct seek *offers_find_seek(struct offers *o, int id)
@@ -257,24 +291,194 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 
 /* --- challenges --- */
 
+static uint64_t pointer_hash(const void *p)
+{
+	return (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+}
+
+static size_t party_bucket(const struct offers *o, const struct session *s)
+{
+	return (size_t)(pointer_hash(s) >> 32) & (o->party_buckets - 1);
+}
+
+static size_t pair_bucket(const struct offers *o, const struct session *from,
+    const struct session *to)
+{
+	return (size_t)((pointer_hash(from) ^ (pointer_hash(to) >> 17)) >> 32) & (o->pair_buckets - 1);
+}
+
+/* Doubles the buckets of pairs when the challenges outnumber them. */
+static void pairs_grow(struct offers *o)
+{
+	size_t old = o->pair_buckets, n = old ? old * 2 : 64;
+	struct node **b = calloc(n, sizeof *b);
+
+	if (!b)
+		return;
+	struct node **was = o->pairs;
+	o->pairs = b;
+	o->pair_buckets = n;
+	for (size_t i = 0; i < old; i++) {
+		for (struct node *p = was[i], *next; p; p = next) {
+			next = p->pair_next;
+			size_t at = pair_bucket(o, p->c.from, p->c.to);
+			p->pair_next = b[at];
+			b[at] = p;
+		}
+	}
+	free(was);
+}
+
+/* Doubles the buckets when the parties outnumber them; a failure only slows. */
+static void parties_grow(struct offers *o)
+{
+	size_t old = o->party_buckets, n = old ? old * 2 : 64;
+	struct party **b = calloc(n, sizeof *b);
+
+	if (!b)
+		return;
+	struct party **was = o->parties;
+	o->parties = b;
+	o->party_buckets = n;
+	for (size_t i = 0; i < old; i++) {
+		for (struct party *p = was[i], *next; p; p = next) {
+			next = p->next;
+			size_t at = party_bucket(o, p->s);
+			p->next = b[at];
+			b[at] = p;
+		}
+	}
+	free(was);
+}
+
+static struct party *party_get(struct offers *o, struct session *s, bool create)
+{
+	if (o->party_buckets) {
+		for (struct party *p = o->parties[party_bucket(o, s)]; p; p = p->next)
+			if (p->s == s)
+				return p;
+	}
+	if (!create)
+		return NULL;
+	if (o->party_count >= o->party_buckets)
+		parties_grow(o);
+	struct party *p = calloc(1, sizeof *p);
+	if (!p || !o->party_buckets) {
+		free(p);
+		return NULL;
+	}
+	size_t at = party_bucket(o, s);
+	p->s = s;
+	p->next = o->parties[at];
+	o->parties[at] = p;
+	o->party_count++;
+	return p;
+}
+
+/* Forgets a party with no challenges left. */
+static void party_settle(struct offers *o, struct party *p)
+{
+	if (p->out_count || p->in_count)
+		return;
+	for (struct party **link = &o->parties[party_bucket(o, p->s)]; *link; link = &(*link)->next) {
+		if (*link == p) {
+			*link = p->next;
+			free(p);
+			o->party_count--;
+			return;
+		}
+	}
+}
+
+static void node_link(struct node *n)
+{
+	struct party *f = n->from, *t = n->to;
+
+	n->out_prev = f->out_tail;
+	if (f->out_tail)
+		f->out_tail->out_next = n;
+	else
+		f->out_head = n;
+	f->out_tail = n;
+	f->out_count++;
+	n->in_prev = t->in_tail;
+	if (t->in_tail)
+		t->in_tail->in_next = n;
+	else
+		t->in_head = n;
+	t->in_tail = n;
+	t->in_count++;
+}
+
+static void node_unlink(struct node *n)
+{
+	struct party *f = n->from, *t = n->to;
+
+	if (n->out_prev)
+		n->out_prev->out_next = n->out_next;
+	else
+		f->out_head = n->out_next;
+	if (n->out_next)
+		n->out_next->out_prev = n->out_prev;
+	else
+		f->out_tail = n->out_prev;
+	f->out_count--;
+	if (n->in_prev)
+		n->in_prev->in_next = n->in_next;
+	else
+		t->in_head = n->in_next;
+	if (n->in_next)
+		n->in_next->in_prev = n->in_prev;
+	else
+		t->in_tail = n->in_prev;
+	t->in_count--;
+}
+
 struct challenge *offers_find_challenge(struct offers *o, struct session *from, struct session *to)
 {
-	for (int i = 0; i < o->challenge_count; i++) {
-		struct challenge *c = o->challenges[i];
-		if (from && c->from == from && c->to == to)
-			return c;
-		if (!from && ((c->from == to) || (c->to == to)))
-			return c;
+	if (!from) {
+		struct party *p = party_get(o, to, false);
+		return !p ? NULL : p->out_head ? &p->out_head->c : p->in_head ? &p->in_head->c : NULL;
 	}
+	if (!o->pair_buckets)
+		return NULL;
+	for (struct node *n = o->pairs[pair_bucket(o, from, to)]; n; n = n->pair_next)
+		if (n->c.from == from && n->c.to == to)
+			return &n->c;
 	return NULL;
 }
 
 struct challenge *offers_find_challenge_id(struct offers *o, int id)
 {
-	for (int i = 0; i < o->challenge_count; i++)
-		if (o->challenges[i]->id == id)
-			return o->challenges[i];
-	return NULL;
+	return id >= 1 && id <= OFFER_ID_MAX ? o->challenge_by_id[id] : NULL;
+}
+
+struct challenge *offers_pick_challenge(struct offers *o, struct session *s, bool incoming,
+    const char *which, int *count)
+{
+	struct party *p = party_get(o, s, false);
+	struct challenge *c = NULL;
+
+	*count = 0;
+	if (!which) {
+		*count = !p ? 0 : incoming ? p->in_count : p->out_count;
+		if (*count == 1)
+			c = incoming ? &p->in_head->c : &p->out_head->c;
+		return *count == 1 ? c : NULL;
+	}
+	long id;
+	enum number_status ns = number_parse(which, 1, OFFER_ID_MAX, &id);
+	if (ns != NUMBER_JUNK) {
+		c = ns == NUMBER_OK ? offers_find_challenge_id(o, (int)id) : NULL;
+		if (c && (incoming ? c->to : c->from) != s)
+			c = NULL;
+	} else {
+		struct session *other = server_find_session(o->srv, which);
+		c = !other ? NULL : incoming ? offers_find_challenge(o, other, s) :
+		    offers_find_challenge(o, s, other);
+	}
+	*count = c != NULL;
+	return c;
 }
 
 void offers_challenge_text(const struct challenge *c, char *buf, size_t len)
@@ -293,6 +497,7 @@ void offers_challenge_text(const struct challenge *c, char *buf, size_t len)
 struct challenge *offers_challenge(struct offers *o, const struct challenge *proto, char *why,
     size_t len)
 {
+	const struct limits *lim = &server_config(o->srv)->limits;
 	char text[256];
 
 	/* A new offer between the same two replaces the old one, either way round. */
@@ -301,15 +506,37 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 		old = offers_find_challenge(o, proto->to, proto->from);
 	if (old)
 		offers_remove_challenge(o, old);
-	struct challenge *c = malloc(sizeof *c);
-	if (!c || grow((void ***)&o->challenges, o->challenge_count, &o->challenge_cap) < 0) {
-		free(c);
+	struct party *mine = party_get(o, proto->from, false);
+	if (mine && mine->out_count >= lim->offers_per_user) {
+		snprintf(why, len, "You can have at most %d pending offers; withdraw one first.",
+		    lim->offers_per_user);
+		return NULL;
+	}
+	if (o->challenge_count >= lim->offers_total) {
+		snprintf(why, len, "There are too many pending offers on the server; try again later.");
+		return NULL;
+	}
+	if ((size_t)o->challenge_count >= o->pair_buckets)
+		pairs_grow(o);
+	struct node *n = calloc(1, sizeof *n);
+	int id = free_id(&o->next_challenge_id, challenge_id_used, o);
+	if (!n || id < 0 || !o->pair_buckets || !(n->from = party_get(o, proto->from, true)) ||
+	    !(n->to = party_get(o, proto->to, true))) {
+		if (n && n->from)
+			party_settle(o, n->from);
+		free(n);
 		snprintf(why, len, "Out of memory.");
 		return NULL;
 	}
+	struct challenge *c = &n->c;
 	*c = *proto;
-	c->id = free_id(&o->next_challenge_id, challenge_id_used, o);
-	o->challenges[o->challenge_count++] = c;
+	c->id = id;
+	o->challenge_by_id[id] = c;
+	o->challenge_count++;
+	node_link(n);
+	size_t at = pair_bucket(o, c->from, c->to);
+	n->pair_next = o->pairs[at];
+	o->pairs[at] = n;
 
 	offers_challenge_text(c, text, sizeof text);
 	session_printf(c->from, "Issuing: %s.\n", text);
@@ -328,34 +555,46 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 
 void offers_remove_challenge(struct offers *o, struct challenge *c)
 {
-	for (int i = 0; i < o->challenge_count; i++) {
-		if (o->challenges[i] != c)
-			continue;
-		if (session_var(c->from, IVAR_PENDINFO))
-			session_notify(c->from, "<pr> %d", c->id);
-		if (session_var(c->to, IVAR_PENDINFO))
-			session_notify(c->to, "<pr> %d", c->id);
-		o->challenges[i] = o->challenges[--o->challenge_count];
-		free(c);
-		return;
+	struct node *n = (struct node *)c;
+
+	if (session_var(c->from, IVAR_PENDINFO))
+		session_notify(c->from, "<pr> %d", c->id);
+	if (session_var(c->to, IVAR_PENDINFO))
+		session_notify(c->to, "<pr> %d", c->id);
+	node_unlink(n);
+	for (struct node **link = &o->pairs[pair_bucket(o, c->from, c->to)]; *link;
+	    link = &(*link)->pair_next) {
+		if (*link == n) {
+			*link = n->pair_next;
+			break;
+		}
 	}
+	o->challenge_by_id[c->id] = NULL;
+	o->challenge_count--;
+	party_settle(o, n->from);
+	if (n->to != n->from)
+		party_settle(o, n->to);
+	free(n);
 }
 
-void offers_each_challenge(struct offers *o, void (*fn)(struct challenge *c, void *arg), void *arg)
+void offers_each_challenge_of(struct offers *o, struct session *s, bool incoming,
+    void (*fn)(struct challenge *c, void *arg), void *arg)
 {
-	for (int i = 0; i < o->challenge_count; i++)
-		fn(o->challenges[i], arg);
+	struct party *p = party_get(o, s, false);
+
+	for (struct node *n = !p ? NULL : incoming ? p->in_head : p->out_head; n;
+	    n = incoming ? n->in_next : n->out_next)
+		fn(&n->c, arg);
 }
 
 void offers_drop_session(struct offers *o, struct session *s)
 {
+	struct party *p;
+
 	offers_unseek(o, s, 0);
-	for (int i = 0; i < o->challenge_count;) {
-		struct challenge *c = o->challenges[i];
-		if (c->from != s && c->to != s) {
-			i++;
-			continue;
-		}
+	/* Each removal may free the party: look it up again every time. */
+	while ((p = party_get(o, s, false))) {
+		struct challenge *c = p->out_head ? &p->out_head->c : &p->in_head->c;
 		struct session *other = c->from == s ? c->to : c->from;
 		if (!session_online(s) && session_online(other))
 			session_notify(other, "%s, who was %s you, has left; the offer is withdrawn.",

@@ -62,7 +62,16 @@ struct challenge *offers_find_challenge(struct offers *o, struct session *from, 
 struct challenge *offers_find_challenge_id(struct offers *o, int id);
 /* Removes a challenge, telling both sides with <pr>. */
 void offers_remove_challenge(struct offers *o, struct challenge *c);
-void offers_each_challenge(struct offers *o, void (*fn)(struct challenge *c, void *arg), void *arg);
+/* The challenges made to (incoming) or by s, oldest first. */
+void offers_each_challenge_of(struct offers *o, struct session *s, bool incoming,
+    void (*fn)(struct challenge *c, void *arg), void *arg);
+/*
+ * The challenge to (incoming) or from s that `which` names, by number or by
+ * the other player's name, or with which NULL the only one; *count is how
+ * many there were to choose from (more than one: NULL, say which).
+ */
+struct challenge *offers_pick_challenge(struct offers *o, struct session *s, bool incoming,
+    const char *which, int *count);
 /* The text FICS uses for a challenge: "alice (1500) [white] bob (1612) rated blitz 5 0". */
 void offers_challenge_text(const struct challenge *c, char *buf, size_t len);
 

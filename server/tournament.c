@@ -49,6 +49,7 @@ struct tboard {
 	int game_number;	/* the live game while PLAYING */
 	bool adjourned;		/* game_id is to be continued, not replayed */
 	int64_t deadline_ms;	/* while WAITING: when the absent forfeit */
+	int aborts[COLOR_NB];	/* games of this board each side aborted */
 };
 
 struct follower {
@@ -822,6 +823,44 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 		save_board(t, round, board - 1);
 		announce(t, "round %d board %d: the game was %s; it %s when both players are here.",
 		    round, board, status, adjourned ? "continues" : "starts again");
+	}
+	schedule(ts, 0);
+}
+
+/*
+ * A game of the board was aborted.  Aborting buys no time: the board waits
+ * again with the deadline of its pairing, and a side that has aborted
+ * tourney_aborts games of the board loses it by forfeit.
+ */
+void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, int board, int by)
+{
+	struct tournaments *ts = server_tournaments(srv);
+	struct tournament *t = ts ? tournaments_find(ts, tourney_id) : NULL;
+
+	if (!t || round != t->core->rounds_paired || board < 1 ||
+	    board > t->core->rounds[round].ngames || t->boards[board - 1].state == BOARD_DONE) {
+		log_info("tourney %lld: an aborted game of round %d board %d came after the board was "
+		    "settled; ignored", (long long)tourney_id, round, board);
+		return;
+	}
+	struct tboard *bd = &t->boards[board - 1];
+	int limit = server_config(srv)->limits.tourney_aborts;
+	for (int c = WHITE; c <= BLACK; c++)
+		if (by < 0 || by == c)
+			bd->aborts[c]++;
+	bool white_out = bd->aborts[WHITE] >= limit, black_out = bd->aborts[BLACK] >= limit;
+	if (white_out || black_out) {
+		record_result(t, board - 1, white_out && black_out ? TOURNEY_RESULT_DOUBLE_FORFEIT :
+		    white_out ? TOURNEY_RESULT_BLACK_FORFEIT : TOURNEY_RESULT_WHITE_FORFEIT,
+		    "(forfeit: aborted too often)");
+	} else {
+		bd->state = BOARD_WAITING;
+		bd->adjourned = false;
+		bd->game_id = 0;
+		bd->game_number = 0;
+		save_board(t, round, board - 1);
+		announce(t, "round %d board %d: the game was aborted; it starts again when both "
+		    "players are here.", round, board);
 	}
 	schedule(ts, 0);
 }

@@ -364,6 +364,7 @@ static int write_config(const char *path, int clients, char *why, size_t whylen)
 	    "clients_per_address = %d\n"
 	    "commands_per_sec = 100000\n"
 	    "command_burst = 100000\n"
+	    "games_per_minute_per_address = 1000000\n"
 	    "handshake_ms = 600000\n"
 	    "login_ms = 3600000\n"
 	    "unauth_idle_ms = 3600000\n", clients + FD_SPARE,
