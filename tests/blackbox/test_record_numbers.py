@@ -39,7 +39,8 @@ class RecordNumbersTest(GamesTestCase):
         return m and m.group(1)
 
     def test_history_numbers_name_the_same_game_everywhere(self):
-        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
+        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000,
+                                      "games_per_minute": 1000},
                               tls=False)
         srv.useradd("alice", "apass1")
         srv.useradd("bob", "bpass1")
