@@ -740,8 +740,9 @@ static void verify_done(struct session *s, int result, const char *hash)
 	OPENSSL_cleanse(s->login->stored_hash, sizeof s->login->stored_hash);
 	if (result == 1) {
 		s->registered = true;
-		conn_hold_input(s->conn, false);
+		/* Lines a login script sent behind the password wait for the session. */
 		login_complete(s);
+		conn_hold_input(s->conn, false);
 		return;
 	}
 	if (result < 0)
