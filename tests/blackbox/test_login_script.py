@@ -2,6 +2,7 @@
 """Login scripts: a client may send its name, password and setup commands in
 one packet, before any prompt; every command after the login gets its reply."""
 import re
+import socket
 
 from chessd_harness import ChessdTestCase, GUEST_RE, main
 
@@ -65,6 +66,19 @@ class LoginScript(ChessdTestCase):
         name = self.run_script(c, b"alice\nsecret1\nset style 12\nfinger\n")
         self.assertEqual(name, "alice")
         self.assert_setup_answered(c, name)
+
+    def test_account_script_then_hang_up(self):
+        # Sent, then the sending side closed: the commands still run and
+        # their replies still come.
+        srv = self.start_server()
+        srv.useradd("alice", "secret1")
+        c = self.connect(srv)
+        c.send_raw(b"alice\nsecret1\nset style 12\nfinger\n")
+        c.sock.shutdown(socket.SHUT_WR)
+        out = c.expect_closed()
+        self.assertIn(b"Starting FICS session as alice", out)
+        self.assertIn(b"Style 12 set.", out)
+        self.assertIn(b"Finger of alice", out)
 
     def test_guest_script_in_one_packet(self):
         srv = self.start_server()
