@@ -41,8 +41,9 @@
 #define SERVER_FAILURE_ENTRIES_MAX 100000
 /* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
  * per block; connections per IPv4 address (NAT puts many people behind one
- * /24) and per IPv6 /64. */
+ * address, and a /24 holds many such) and per IPv6 /64. */
 #define SERVER_FAILURE_V4_BITS 24
+#define SERVER_CONN_V4_BITS 32
 #define SERVER_V6_BITS 64
 /* A login waiting for another check of its name asks again this often. */
 #define SERVER_LOGIN_RECHECK_MS 100
@@ -203,12 +204,12 @@ static struct tally *failures_of(struct server *srv, const char *addr, bool crea
 	return tally_get(srv, &srv->addresses, key, create);
 }
 
-/* The record of connections from addr (its IPv6 block). */
+/* The record of connections from addr (or from its IPv6 /64). */
 static struct tally *conns_of(struct server *srv, const char *addr, bool create)
 {
 	char key[ADDRESS_BLOCK_MAX];
 
-	address_block(addr, 32, SERVER_V6_BITS, key, sizeof key);
+	address_block(addr, SERVER_CONN_V4_BITS, SERVER_V6_BITS, key, sizeof key);
 	return tally_get(srv, &srv->addresses, key, create);
 }
 

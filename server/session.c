@@ -49,7 +49,7 @@ struct login {
 	int tries;			/* wrong passwords on this connection */
 	bool checking;			/* server_login_begin() let a check start */
 	char stored_hash[DB_PASSWORD_MAX];
-	char held_password[PASSWORD_MAX_LEN + 1];	/* while a login delay runs */
+	char held_password[PASSWORD_MAX_LEN + 1];	/* while it waits for its check */
 };
 
 
