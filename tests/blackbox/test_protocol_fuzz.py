@@ -240,12 +240,16 @@ class Session:
             return self.name.encode() + b"\n\n"
         return self.name.encode() + b"\n" + PASSWORD.encode() + b"\n"
 
-    def connect(self):
+    def connect(self, first=b""):
+        """Connects (every third session over TLS) and sends the login script,
+        after the line first if one is given (read as a login name)."""
         self.close()
-        self.client = Client(self.srv.port, source="127.0.%d.%d" % (1 + self.index // 200,
-                                                                   1 + self.index % 200))
+        tls = self.index % 3 == 2
+        self.client = Client(self.srv.tls_port if tls else self.srv.port, tls=tls,
+                             cafile=self.srv.cert_path if tls else None,
+                             source="127.0.%d.%d" % (1 + self.index // 200, 1 + self.index % 200))
         self.logins += 1
-        self.client.send_raw(self.script())
+        self.client.send_raw((first + b"\n" if first else b"") + self.script())
 
     def alive(self):
         return self.client is not None and not self.client.closed
@@ -347,15 +351,20 @@ class ProtocolFuzz(ChessdTestCase):
                 # lines depend on the seed alone.
                 s = sessions[rng.randrange(len(sessions))]
                 roll, line, with_login = rng.random(), fuzz.command(), rng.random() < 0.5
+                first = fuzz.word() if rng.random() < 0.2 else b""
                 other = sessions[rng.randrange(len(sessions))]
                 story = self.story(rng, s, other)
                 if roll < 0.003 or not s.alive():
                     # Drop (or lose) the connection and come back; half the
                     # time the login script carries a command behind it.
-                    s.connect()
+                    try:
+                        s.connect(first.replace(b"\n", b" "))
+                    except OSError as e:
+                        problem = "cannot connect: %s" % e
+                        break
                     if with_login:
                         s.send(line)
-                    recent.append((s.index, b"<reconnect> " + s.script() +
+                    recent.append((s.index, b"<reconnect> " + first + b"|" + s.script() +
                                    (line if with_login else b"")))
                 elif roll < 0.005:
                     s.send(b"quit")
