@@ -414,8 +414,10 @@ class ProtocolFuzz(ChessdTestCase):
             if rc != 0:
                 problem = "chessd exited with %r after SIGTERM" % rc
         report = self.sanitizer_report(srv)
-        if report and not problem:
-            problem = "sanitizer report"
+        if report:
+            # The first thing noticed may be only its consequence.
+            problem = "sanitizer report" + (" (then: %s)" % problem if problem and
+                                            problem != "sanitizer report" else "")
         log = srv.log()
         reached = ", ".join("%d %s" % (len(re.findall(rx, log)), what) for what, rx in (
             ("logins", r" logged in from "), ("games started", r"\) started: "),
