@@ -11,7 +11,7 @@ STARTED = re.compile(rb"\*\*\*\* Starting FICS session as (\w+)(?:\(U\))? \*\*\*
 
 class LoginScript(ChessdTestCase):
     def run_script(self, c, script):
-        """Sends the whole script in one send(); returns the session's output."""
+        """Sends the whole script in one send(); returns the name logged in as."""
         c.send_raw(script)
         c.expect(STARTED)
         return c.match.group(1).decode()
