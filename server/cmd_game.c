@@ -1,5 +1,6 @@
 /* Playing: moves, resign, draw, abort, adjourn, takeback, flag, say, and
  * the game's record: moves, refresh, pgn. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,10 @@ static void stored_pgn(struct session *s, const char *name, int index)
 	struct nth_game n = { .want = index };
 	char err[160];
 
+	if (index < 0 || index == INT_MAX) {
+		session_printf(s, "%s has no such game.\n", name);
+		return;
+	}
 	db_games_of(db, name, NULL, index + 1, pick_nth, &n);
 	if (!n.found) {
 		session_printf(s, "%s has no such game.\n", name);

@@ -320,6 +320,14 @@ class ProtocolFuzz(ChessdTestCase):
         return [(a, b"observe %s" % b.name.encode()), (b, b"match %s 3 0" % a.name.encode()),
                 (a, b"accept"), (b, b"e4"), (a, b"e5"), (b, b"Nf3"), (a, b"Nc6")]
 
+    def test_pgn_of_the_last_int(self):
+        # Found by the fuzzer: the index + 1 of "pgn NAME 2147483647" overflowed.
+        srv = self.start_server()
+        c = self.guest(srv)
+        for index in (b"2147483647", b"-1", b"-2147483648"):
+            self.assertEqual(c.command(b"pgn nobody " + index), b"nobody has no such game.\n\rfics% ")
+        self.assertIn(b"players displayed", self.guest(srv).command("who"))
+
     def test_fuzz(self):
         print("protocol fuzz: seed %d, %.0f s, %d sessions (CHESSD_FUZZ_SEED=%d replays it)"
               % (SEED, SECONDS, SESSIONS, SEED), flush=True)
