@@ -47,6 +47,7 @@ struct conn {
 	bool dirty;			/* on the server's list of output to flush */
 	bool discarding;		/* dropping the rest of an over-long line */
 	bool hold;			/* the session asked not to get lines for now */
+	bool hung_up;			/* the client closed while its lines were held */
 	bool output_full;		/* reading paused until output drains */
 	bool rate_paused;		/* reading paused for the command rate */
 	bool more_input;		/* lines left over for the next pass */
@@ -244,7 +245,12 @@ static void update_reading(struct conn *c)
 {
 	if (c->state != CONN_OPEN && c->state != CONN_HANDSHAKE)
 		return;
-	if (c->output_full || c->rate_paused || c->hold || c->more_input)
+	/* Held input is still read, a line's worth, so that a client that hangs
+	 * up while its login waits is noticed. */
+	bool held_full = c->hold && evbuffer_get_length(bufferevent_get_input(c->bev)) >=
+	    (size_t)limits_of(c)->line_bytes;
+	if (c->output_full || c->rate_paused || held_full || c->hung_up ||
+	    c->more_input)
 		bufferevent_disable(c->bev, EV_READ);
 	else
 		bufferevent_enable(c->bev, EV_READ);
@@ -429,6 +435,11 @@ bool conn_closing(const struct conn *c)
 	return c->state >= CONN_CLOSING;
 }
 
+bool conn_hung_up(const struct conn *c)
+{
+	return c->hung_up;
+}
+
 void conn_hold_input(struct conn *c, bool hold)
 {
 	c->hold = hold;
@@ -509,6 +520,11 @@ static void process_input(struct conn *c)
 		size_t buffered = evbuffer_get_length(in);
 
 		if (eol.pos < 0) {
+			/* Every line the client sent before hanging up has run. */
+			if (c->hung_up) {
+				conn_close(c, "disconnected");
+				return;
+			}
 			/* No TLS read watermark in libevent 2.1: cap partial lines here. */
 			if (buffered > limit) {
 				if (!c->discarding)
@@ -573,8 +589,12 @@ static void process_input(struct conn *c)
 
 static void read_cb(struct bufferevent *bev, void *arg)
 {
+	struct conn *c = arg;
+
 	(void)bev;
-	process_input(arg);
+	if (c->hold)
+		update_reading(c);
+	process_input(c);
 }
 
 static void write_cb(struct bufferevent *bev, void *arg)
@@ -620,7 +640,11 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 		session_start(c->session);
 		return;
 	}
-	if (what & BEV_EVENT_EOF) {
+	if ((what & BEV_EVENT_EOF) && c->hold) {
+		/* Its held lines still run (a login script may send and hang up). */
+		c->hung_up = true;
+		update_reading(c);
+	} else if (what & BEV_EVENT_EOF) {
 		conn_abort(c, "disconnected");
 	} else if (what & BEV_EVENT_ERROR) {
 		if (c->tls)

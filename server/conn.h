@@ -49,6 +49,8 @@ void conn_close(struct conn *c, const char *reason);
 /* Closes now, dropping any output. */
 void conn_abort(struct conn *c, const char *reason);
 bool conn_closing(const struct conn *c);
+/* The client closed its side while its input was held; its lines still run. */
+bool conn_hung_up(const struct conn *c);
 
 /* Stops or resumes handing lines to the session (e.g. while a password hashes). */
 void conn_hold_input(struct conn *c, bool hold);

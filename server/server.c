@@ -19,6 +19,7 @@
 #include <event2/listener.h>
 #include <openssl/rand.h>
 
+#include "address.h"
 #include "config.h"
 #include "conn.h"
 #include "db.h"
@@ -38,12 +39,21 @@
 #define SERVER_FAILURE_WINDOW_MS (15 * 60 * 1000)
 /* Most names and addresses tracked for failed logins (oldest dropped). */
 #define SERVER_FAILURE_ENTRIES_MAX 100000
+/* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
+ * per block; connections per IPv4 address (NAT puts many people behind one
+ * address, and a /24 holds many such) and per IPv6 /64. */
+#define SERVER_FAILURE_V4_BITS 24
+#define SERVER_CONN_V4_BITS 32
+#define SERVER_V6_BITS 64
+/* A login waiting for another check of its name asks again this often. */
+#define SERVER_LOGIN_RECHECK_MS 100
 
 /* Per-address and per-name records: connections and failed logins. */
 struct tally {
-	char key[64];
+	char key[ADDRESS_BLOCK_MAX];
 	int conns;
-	int failures;
+	int failures;			/* including the checks still running */
+	int checking;			/* password checks running for this name */
 	int64_t last_failure_ms;
 };
 
@@ -181,8 +191,26 @@ static void tally_settle(struct server *srv, void **tree, struct tally *t)
 {
 	if (t->failures && server_now_ms(srv) - t->last_failure_ms > SERVER_FAILURE_WINDOW_MS)
 		t->failures = 0;
-	if (!t->conns && !t->failures)
+	if (!t->conns && !t->failures && !t->checking)
 		tally_drop(srv, tree, t);
+}
+
+/* The record of failed logins from addr's block. */
+static struct tally *failures_of(struct server *srv, const char *addr, bool create)
+{
+	char key[ADDRESS_BLOCK_MAX];
+
+	address_block(addr, SERVER_FAILURE_V4_BITS, SERVER_V6_BITS, key, sizeof key);
+	return tally_get(srv, &srv->addresses, key, create);
+}
+
+/* The record of connections from addr (or from its IPv6 /64). */
+static struct tally *conns_of(struct server *srv, const char *addr, bool create)
+{
+	char key[ADDRESS_BLOCK_MAX];
+
+	address_block(addr, SERVER_CONN_V4_BITS, SERVER_V6_BITS, key, sizeof key);
+	return tally_get(srv, &srv->addresses, key, create);
 }
 
 static int delay_for(const struct server *srv, const struct tally *t, int64_t now)
@@ -201,33 +229,67 @@ static int delay_for(const struct server *srv, const struct tally *t, int64_t no
 	return owed > 0 ? (int)owed : 0;
 }
 
-int server_login_delay_ms(struct server *srv, const char *name, const char *addr)
+/* One failure more on a record: the delay it owes restarts from now. */
+static void charge(struct tally *t, int64_t now)
 {
-	int64_t now = server_now_ms(srv);
-	int a = delay_for(srv, tally_get(srv, &srv->addresses, addr, false), now);
-	int n = delay_for(srv, tally_get(srv, &srv->names, name, false), now);
-
-	return a > n ? a : n;
+	if (t) {
+		t->failures++;
+		t->last_failure_ms = now;
+	}
 }
 
-int server_login_failed(struct server *srv, const char *name, const char *addr)
+/*
+ * A password check counts as a failed login from the moment it starts: N
+ * connections parked on one name all wake when its delay ends, but only the
+ * first starts a check; that check's charge puts the rest back to waiting.
+ */
+int server_login_begin(struct server *srv, const char *name, const char *addr)
 {
 	int64_t now = server_now_ms(srv);
+	struct tally *a = failures_of(srv, addr, false);
+	struct tally *n = tally_get(srv, &srv->names, name, false);
+	int owed = delay_for(srv, a, now), owed_name = delay_for(srv, n, now);
 
+	if (owed_name > owed)
+		owed = owed_name;
+	if (n && n->checking && owed < SERVER_LOGIN_RECHECK_MS)
+		owed = SERVER_LOGIN_RECHECK_MS;
+	if (owed > 0)
+		return owed;
 	/* Past the cap, stop tracking new names rather than grow without bound. */
 	bool room = srv->tally_count < SERVER_FAILURE_ENTRIES_MAX;
-	struct tally *a = tally_get(srv, &srv->addresses, addr, true);
-	struct tally *n = tally_get(srv, &srv->names, name, room);
+	if (!n)
+		n = tally_get(srv, &srv->names, name, room);
+	charge(failures_of(srv, addr, true), now);
+	charge(n, now);
+	if (n)
+		n->checking++;
+	return 0;
+}
 
-	if (a) {
-		a->failures++;
-		a->last_failure_ms = now;
+void server_login_end(struct server *srv, const char *name, const char *addr, bool passed)
+{
+	int64_t now = server_now_ms(srv);
+	struct tally *a = failures_of(srv, addr, false);
+	struct tally *n = tally_get(srv, &srv->names, name, false);
+
+	if (n && n->checking)
+		n->checking--;
+	if (passed) {
+		/* The address paid for a check that was not a failure; the name's
+		 * failures are forgotten once the user is in. */
+		if (a && a->failures)
+			a->failures--;
+	} else {
+		if (a)
+			a->last_failure_ms = now;
+		if (n)
+			n->last_failure_ms = now;
 	}
-	if (n) {
-		n->failures++;
-		n->last_failure_ms = now;
-	}
-	return server_login_delay_ms(srv, name, addr);
+	if (a)
+		tally_settle(srv, &srv->addresses, a);
+	if (n)
+		tally_settle(srv, &srv->names, n);
 }
 
 void server_login_succeeded(struct server *srv, const char *name, const char *addr)
@@ -342,7 +404,7 @@ void server_conn_closed(struct server *srv, struct conn *c)
 /* Frees a closed connection and its share of the address tally. */
 static void release(struct server *srv, struct conn *c)
 {
-	struct tally *t = tally_get(srv, &srv->addresses, conn_address(c), false);
+	struct tally *t = conns_of(srv, conn_address(c), false);
 
 	if (t) {
 		t->conns--;
@@ -448,7 +510,7 @@ static void accept_conn(struct server *srv, evutil_socket_t fd, struct sockaddr 
 		refuse(fd, tls, "The server is full; please try again later.");
 		return;
 	}
-	struct tally *t = tally_get(srv, &srv->addresses, addr, true);
+	struct tally *t = conns_of(srv, addr, true);
 	if (!t || t->conns >= lim->clients_per_address) {
 		log_warn("refused %s: %d connections from that address", addr, lim->clients_per_address);
 		refuse(fd, tls, "Too many connections from your address; please try again later.");

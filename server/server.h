@@ -45,10 +45,15 @@ int64_t server_uptime_s(struct server *srv);
 /* Bookkeeping the connections call into. */
 void server_conn_dirty(struct server *srv, struct conn *c);
 void server_conn_closed(struct server *srv, struct conn *c);
-/* Failed logins recorded per name and address; returns the delay owed. */
-int server_login_failed(struct server *srv, const char *name, const char *addr);
-/* Delay owed before another login attempt for this name or address. */
-int server_login_delay_ms(struct server *srv, const char *name, const char *addr);
+/*
+ * A password check for name from addr may start: returns 0 and counts it as
+ * a failure until server_login_end() says it passed; or returns the ms to
+ * wait before asking again (a delay is owed, or the name is being checked).
+ */
+int server_login_begin(struct server *srv, const char *name, const char *addr);
+/* The check that server_login_begin() allowed is over (or abandoned). */
+void server_login_end(struct server *srv, const char *name, const char *addr, bool passed);
+/* Someone logged in as name: its failed logins are forgotten. */
 void server_login_succeeded(struct server *srv, const char *name, const char *addr);
 
 /* The logged-in session with this name (any case), or NULL. */

@@ -48,8 +48,9 @@ struct alias {
 /* What only the login dialogue needs; freed when the user is in. */
 struct login {
 	int tries;			/* wrong passwords on this connection */
+	bool checking;			/* server_login_begin() let a check start */
 	char stored_hash[DB_PASSWORD_MAX];
-	char held_password[PASSWORD_MAX_LEN + 1];	/* while a login delay runs */
+	char held_password[PASSWORD_MAX_LEN + 1];	/* while it waits for its check */
 };
 
 
@@ -154,6 +155,15 @@ static void tell_departure(struct session *to, void *arg)
 	tell_presence(to, arg, false);
 }
 
+/* The password check this connection was allowed to start is over. */
+static void login_check_end(struct session *s, bool passed)
+{
+	if (s->login && s->login->checking) {
+		s->login->checking = false;
+		server_login_end(s->srv, s->name, conn_address(s->conn), passed);
+	}
+}
+
 void session_detach(struct session *s)
 {
 	if (!s || s->state == S_GONE)
@@ -162,6 +172,7 @@ void session_detach(struct session *s)
 		hasher_cancel(server_hasher(s->srv), s->job);
 		s->job = NULL;
 	}
+	login_check_end(s, false);
 	if (s->state == S_ONLINE) {
 		if (s->game)
 			game_player_left(s->game, s);
@@ -703,16 +714,36 @@ const char *session_job_note(const struct session *s)
 
 static void verify_done(struct session *s, int result, const char *hash);
 
-/* Hands the password to the hasher; input waits until the answer comes. */
+/*
+ * Hands the password to the hasher once the name and address may have
+ * another check (one at a time per name, none while a delay is owed);
+ * until then the password waits here.  Input waits until the answer comes.
+ */
 static void login_verify(struct session *s, const char *password)
 {
-	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
-		conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
-		login_prompt(s);
+	bool parked = s->state == S_VERIFYING;
+	int owed = server_login_begin(s->srv, s->name, conn_address(s->conn));
+
+	if (owed > 0) {
+		if (!parked)
+			snprintf(s->login->held_password, sizeof s->login->held_password, "%s", password);
+		s->state = S_VERIFYING;
+		conn_hold_input(s->conn, true);
+		conn_wake_at(s->conn, server_now_ms(s->srv) + owed);
 		return;
 	}
-	s->state = S_VERIFYING;
-	conn_hold_input(s->conn, true);
+	s->login->checking = true;
+	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
+		login_check_end(s, false);
+		conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
+		login_prompt(s);
+		if (parked)
+			conn_hold_input(s->conn, false);
+	} else {
+		s->state = S_VERIFYING;
+		conn_hold_input(s->conn, true);
+	}
+	OPENSSL_cleanse(s->login->held_password, sizeof s->login->held_password);
 }
 
 static void login_password(struct session *s, char *line)
@@ -723,15 +754,6 @@ static void login_password(struct session *s, char *line)
 		login_prompt(s);
 		return;
 	}
-	int owed = server_login_delay_ms(s->srv, s->name, conn_address(s->conn));
-	if (owed > 0) {
-		/* Recent failures on this name or address: answer no sooner than this. */
-		snprintf(s->login->held_password, sizeof s->login->held_password, "%s", line);
-		s->state = S_VERIFYING;
-		conn_hold_input(s->conn, true);
-		conn_wake_at(s->conn, server_now_ms(s->srv) + owed);
-		return;
-	}
 	login_verify(s, line);
 }
 
@@ -739,15 +761,16 @@ static void verify_done(struct session *s, int result, const char *hash)
 {
 	(void)hash;
 	OPENSSL_cleanse(s->login->stored_hash, sizeof s->login->stored_hash);
+	login_check_end(s, result == 1);
 	if (result == 1) {
 		s->registered = true;
-		conn_hold_input(s->conn, false);
+		/* Lines a login script sent behind the password wait for the session. */
 		login_complete(s);
+		conn_hold_input(s->conn, false);
 		return;
 	}
 	if (result < 0)
 		log_warn("stored password of %s is malformed", s->name);
-	server_login_failed(s->srv, s->name, conn_address(s->conn));
 	log_info("failed login for %s from %s", s->name, conn_address(s->conn));
 	conn_puts(s->conn, "\n**** Invalid password! ****\n\n");
 	if (++s->login->tries >= server_config(s->srv)->limits.login_tries_per_conn) {
@@ -809,11 +832,11 @@ void session_wake(struct session *s)
 		return;
 	}
 	if (s->state == S_VERIFYING && !s->job && s->login && s->login->held_password[0]) {
-		char password[sizeof s->login->held_password];
-		memcpy(password, s->login->held_password, sizeof password);
-		OPENSSL_cleanse(s->login->held_password, sizeof s->login->held_password);
-		login_verify(s, password);
-		OPENSSL_cleanse(password, sizeof password);
+		/* Nobody waits for this answer: do not spend a check of the name on it. */
+		if (conn_hung_up(s->conn))
+			conn_abort(s->conn, "disconnected while its login waited");
+		else
+			login_verify(s, s->login->held_password);
 	}
 }
 

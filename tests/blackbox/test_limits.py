@@ -504,8 +504,8 @@ class LoginFailures(LimitTestCase):
         d, out = self.attempt(c, "alice", "secret1")
         self.assertIn(b"Starting FICS session as alice", out)
         self.assertGreaterEqual(d, 1.1)
-        # Another name from another address is not delayed.
-        o = self.connect(srv, source="127.0.0.3")
+        # Another name from another /24 is not delayed.
+        o = self.connect(srv, source="127.0.1.3")
         d, out = self.attempt(o, "bob", "secret2")
         self.assertIn(b"Starting FICS session as bob", out)
         self.assertLess(d, 1.0)
