@@ -9,6 +9,7 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "game.h"
 #include "password.h"
 #include "server.h"
 #include "session.h"
@@ -21,6 +22,15 @@ static void cmd_quit(struct session *s, const struct cmd_args *a)
 	conn_close(session_conn(s), "quit");
 }
 
+/* Whether another session is online as name, or holds a seat under it. */
+static bool name_in_use(struct session *s, const char *name)
+{
+	struct server *srv = session_server(s);
+	struct session *other = server_find_session(srv, name);
+
+	return (other && other != s) || games_name_held(server_games(srv), name);
+}
+
 static void register_done(struct session *s, int result, const char *hash)
 {
 	char name[SESSION_NAME_MAX + 1];
@@ -28,6 +38,11 @@ static void register_done(struct session *s, int result, const char *hash)
 	snprintf(name, sizeof name, "%s", session_job_note(s));
 	if (result != 0 || !hash) {
 		session_notify(s, "Registration failed: server error.  Please try again.");
+		return;
+	}
+	/* Someone may have logged in under the name while it was hashed. */
+	if (name_in_use(s, name)) {
+		session_notify(s, "Sorry, \"%s\" is in use by someone online.", name);
 		return;
 	}
 	int rc = db_user_add(server_db(session_server(s)), name, hash, false);
@@ -68,6 +83,10 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 	}
 	if (db_user_find(server_db(session_server(s)), name, &user) != 0) {
 		session_printf(s, "Sorry, \"%s\" is registered already.\n", name);
+		return;
+	}
+	if (name_in_use(s, name)) {
+		session_printf(s, "Sorry, \"%s\" is in use by someone online.\n", name);
 		return;
 	}
 	/* The session's one job slot keeps a second request from racing the first. */
