@@ -13,6 +13,7 @@
 #include "password.h"
 #include "server.h"
 #include "session.h"
+#include "signup.h"
 
 static void cmd_quit(struct session *s, const struct cmd_args *a)
 {
@@ -89,11 +90,28 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Sorry, \"%s\" is in use by someone online.\n", name);
 		return;
 	}
+	/* Each request counts, made or not: a flood is bounded before it reaches the hasher. */
+	struct server *srv = session_server(s);
+	const struct limits *lim = &server_config(srv)->limits;
+	const char *addr = conn_address(session_conn(s));
+	if (session_registrations(s) >= lim->registrations_per_conn) {
+		session_printf(s, "Sorry, one connection may register at most %d name%s.\n",
+		    lim->registrations_per_conn, lim->registrations_per_conn == 1 ? "" : "s");
+		return;
+	}
+	if (!signups_allowed(server_signups(srv), addr, server_now_ms(srv),
+	    lim->registrations_per_address_hour)) {
+		session_printf(s, "Sorry, too many names were registered from your address in the "
+		    "last hour; try again later.\n");
+		return;
+	}
 	/* The session's one job slot keeps a second request from racing the first. */
 	if (session_password_job(s, password, NULL, NULL, register_done) < 0) {
 		session_printf(s, "The server is busy; please try again in a moment.\n");
 		return;
 	}
+	session_count_registration(s);
+	signups_count(server_signups(srv), addr, server_now_ms(srv));
 	session_set_job_note(s, name);
 	session_printf(s, "Registering %s...\n", name);
 }

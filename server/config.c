@@ -44,6 +44,9 @@ void config_defaults(struct config *c)
 		.reconnect_grace_ms = LIMIT_RECONNECT_GRACE_MS,
 		.tourney_forfeit_ms = LIMIT_TOURNEY_FORFEIT_MS,
 		.wal_checkpoint_pages = LIMIT_WAL_CHECKPOINT_PAGES,
+		.registrations_per_conn = LIMIT_REGISTRATIONS_PER_CONN,
+		.registrations_per_address_hour = LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR,
+		.hasher_threads = LIMIT_HASHER_THREADS,
 	};
 }
 
@@ -85,6 +88,9 @@ static const struct int_key {
 	LIMIT_KEY(reconnect_grace_ms, 0, 3600000),
 	LIMIT_KEY(tourney_forfeit_ms, 0, 86400000),
 	LIMIT_KEY(wal_checkpoint_pages, 1, 1000000),
+	LIMIT_KEY(registrations_per_conn, 0, 1000),
+	LIMIT_KEY(registrations_per_address_hour, 0, 1000000),
+	LIMIT_KEY(hasher_threads, 0, 64),
 #undef LIMIT_KEY
 };
 

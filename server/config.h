@@ -24,6 +24,9 @@ struct limits {
 	int reconnect_grace_ms;
 	int tourney_forfeit_ms;
 	int wal_checkpoint_pages;
+	int registrations_per_conn;
+	int registrations_per_address_hour;
+	int hasher_threads;
 };
 
 struct config {

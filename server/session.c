@@ -72,6 +72,7 @@ struct session {
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
 	char job_note[SESSION_NAME_MAX + 1];
+	int registrations;		/* accounts asked for from this connection */
 	int64_t login_ms, active_ms;
 	struct var_values vars;
 	uint8_t channels[(LIMIT_CHANNEL_MAX + 8) / 8];
@@ -745,6 +746,16 @@ int session_password_job(struct session *s, const char *password, const char *st
 		return -1;
 	s->job_done = done;
 	return 0;
+}
+
+int session_registrations(const struct session *s)
+{
+	return s->registrations;
+}
+
+void session_count_registration(struct session *s)
+{
+	s->registrations++;
 }
 
 void session_set_job_note(struct session *s, const char *note)

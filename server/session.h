@@ -121,6 +121,9 @@ void session_each_alias(const struct session *s, void (*fn)(void *arg, const cha
  */
 int session_password_job(struct session *s, const char *password, const char *stored,
     const char *new_password, void (*done)(struct session *s, int result, const char *hash));
+/* Accounts registered from this connection (register counts each request). */
+int session_registrations(const struct session *s);
+void session_count_registration(struct session *s);
 /* A name the current or last password job is about (e.g. the one being registered). */
 void session_set_job_note(struct session *s, const char *note);
 const char *session_job_note(const struct session *s);
