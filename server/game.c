@@ -872,7 +872,9 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	}
 	/* Each player gets the end line and what it did to their rating together. */
 	char rating_lines[COLOR_NB][128] = { "", "" };
-	if (g->rated && !strcmp(status, "finished") && r != RESULT_NONE)
+	/* A deleted account (id 0 now) rates nobody: there is no rating to change. */
+	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && !strcmp(status, "finished") &&
+	    r != RESULT_NONE)
 		apply_ratings(g, r, rating_lines);
 	else if (!strcmp(status, "finished"))
 		for (int c = WHITE; c <= BLACK; c++)
@@ -1345,6 +1347,28 @@ void game_player_back(struct game *g, struct session *s)
 		session_notify(opp, "%s has returned; the game continues.", g->names[c]);
 	announce_start(g, true);
 	arm_timer(g);
+}
+
+void game_account_deleted(struct game *g, int64_t user_id)
+{
+	char reason[160];
+
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (g->user_ids[c] != user_id)
+			continue;
+		g->user_ids[c] = 0;
+		if (g->over)
+			continue;
+		if (position_ply_count(g->pos) < 2) {
+			snprintf(reason, sizeof reason, "Game aborted: %s's account was deleted",
+			    g->names[c]);
+			end_game(g, RESULT_NONE, reason, "abandoned", "aborted");
+		} else {
+			snprintf(reason, sizeof reason, "%s forfeits: the account was deleted", g->names[c]);
+			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
+			    "finished");
+		}
+	}
 }
 
 /* --- observers --- */

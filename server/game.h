@@ -76,6 +76,9 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 /* The player's session went away; the returning owner of the seat calls game_player_back. */
 void game_player_left(struct game *g, struct session *s);
 void game_player_back(struct game *g, struct session *s);
+/* A player's account was deleted: that side loses by forfeit (aborted before
+ * move 2), and the game changes no rating. */
+void game_account_deleted(struct game *g, int64_t user_id);
 
 int game_observe(struct game *g, struct session *s);
 void game_unobserve(struct game *g, struct session *s);

@@ -19,6 +19,7 @@
 #include <event2/listener.h>
 #include <openssl/rand.h>
 
+#include "account.h"
 #include "config.h"
 #include "conn.h"
 #include "db.h"
@@ -64,6 +65,7 @@ struct server {
 	struct db *db;
 	struct hasher *hasher;
 	struct signups *signups;		/* registrations per address */
+	struct account_watch *account_watch;	/* accounts deleted beside us */
 	struct games *games;
 	struct offers *offers;
 	struct tournaments *tournaments;	/* issue 7 */
@@ -706,7 +708,7 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		goto fail;
 	}
 	if (!(srv->hasher = hasher_new(srv->base, hasher_thread_count(cfg))) ||
-	    !(srv->signups = signups_new())) {
+	    !(srv->signups = signups_new()) || !(srv->account_watch = account_watch_new(srv))) {
 		snprintf(err, errlen, "cannot start the password worker");
 		goto fail;
 	}
@@ -784,6 +786,7 @@ void server_free(struct server *srv)
 	offers_free(srv->offers);
 	hasher_free(srv->hasher);
 	signups_free(srv->signups);
+	account_watch_free(srv->account_watch);
 	if (srv->base)
 		event_base_free(srv->base);
 	tls_free(srv->tls);

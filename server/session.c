@@ -603,6 +603,15 @@ static void login_refuse(struct session *s, const char *fmt, ...)
 static void login_complete(struct session *s)
 {
 	struct session *old = server_find_session(s->srv, s->name);
+	struct db_user user;
+
+	/* The account may have been deleted while its password was checked. */
+	if (s->user_id && (db_user_find(server_db(s->srv), s->name, &user) != 1 ||
+	    user.id != s->user_id)) {
+		login_refuse(s, "Sorry, the account %s no longer exists.", s->name);
+		return;
+	}
+	OPENSSL_cleanse(&user, sizeof user);
 
 	if (old) {
 		/* Only the same account logging in again replaces a session. */

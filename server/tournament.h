@@ -65,6 +65,10 @@ void tournaments_each(struct tournaments *ts, void (*fn)(struct tournament *t, v
 void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
     int64_t game_id, enum result r, const char *status);
 
+/* An account was deleted: it directs nothing, leaves tournaments not
+ * started, and is withdrawn from running ones (account.c calls this). */
+void tournaments_account_deleted(struct tournaments *ts, int64_t user_id);
+
 /*
  * The verbs behind `tourney ...`.  Each checks who may do it and answers
  * the session itself.
