@@ -105,7 +105,7 @@ class AccountDelete(GamesTestCase):
         srv.useradd("trudy", PASSWORD)
         t = self.login(srv, "trudy")
         out = self.cmd(t, "tourney start %d" % tid)
-        self.assertNotIn(b"started", out.lower().replace(b"not started", b""))
+        self.assertIn(b"Only the director (mallory) or an admin can start tourney %d." % tid, out)
         self.assertEqual(rows(srv.db_path, "SELECT count(*) FROM tourney_players"), [(0,)])
         self.assertEqual(rows(srv.db_path, "SELECT director_id FROM tourneys"), [(None,)])
 
