@@ -1,4 +1,4 @@
-/* Administration: adjudicating games stored for it, deleting accounts. */
+/* Administration: adjudicating games stored for it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
