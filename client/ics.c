@@ -13,6 +13,9 @@
 #include "proto.h"
 
 #define ICS_NAME_MAX 32
+/* The server's reconnect key for a guest's seat: 128 bits in hex. */
+#define ICS_KEY_LEN 32
+#define ICS_KEY_LINE "Your reconnect key is "
 
 enum ics_state { ICS_CONNECTING, ICS_LOGIN, ICS_SETUP, ICS_ONLINE, ICS_DONE };
 
@@ -36,6 +39,9 @@ struct ics {
 	char *password;
 	char name[ICS_NAME_MAX];
 	bool sent_name, sent_password, block_mode;
+	/* An unregistered player in a game keeps its name and the seat's key to come back with. */
+	char key[ICS_KEY_LEN + 1];
+	bool using_key;			/* this login offers the key */
 	long next_id, last_setup_id;
 };
 
@@ -85,17 +91,29 @@ static void on_prompt(void *arg, enum proto_prompt kind)
 	case PROMPT_LOGIN:
 		if (c->state != ICS_LOGIN)
 			return;
+		if (c->sent_name && c->using_key) {
+			/* The seat is gone (or the key refused): come back as a new guest. */
+			OPENSSL_cleanse(c->key, sizeof c->key);
+			c->using_key = c->sent_password = false;
+			net_printf(c->net, "%s\n", c->user[0] ? c->user : "guest");
+			return;
+		}
 		if (c->sent_name) {
 			ics_end(c, EXIT_LOGIN, c->sent_password ? "login failed: invalid password" :
 			    "login failed: the server did not accept the name");
 			return;
 		}
 		c->sent_name = true;
-		net_printf(c->net, "%s\n", c->user[0] ? c->user : "guest");
+		net_printf(c->net, "%s\n", c->using_key ? c->name : c->user[0] ? c->user : "guest");
 		return;
 	case PROMPT_PASSWORD:
 		if (c->state != ICS_LOGIN || c->sent_password)
 			return;
+		if (c->using_key) {
+			c->sent_password = true;
+			net_printf(c->net, "%s\n", c->key);
+			return;
+		}
 		if (!c->password && !(c->password = ask_password())) {
 			ics_end(c, EXIT_LOGIN, "a password is needed: use --password-file or CHESS_PASSWORD");
 			return;
@@ -121,6 +139,15 @@ static void start_setup(struct ics *c, const char *line)
 		c->last_setup_id = ics_command(c, setup_commands[i]);
 }
 
+/* "Your reconnect key is HEX: ..." keeps HEX for the next login of this guest. */
+static void keep_key(struct ics *c, const char *text)
+{
+	size_t n = strspn(text, "0123456789abcdef");
+
+	if (n == ICS_KEY_LEN && text[n] == ':')
+		snprintf(c->key, sizeof c->key, "%.*s", (int)n, text);
+}
+
 static void on_line(void *arg, const char *line, long block)
 {
 	struct ics *c = arg;
@@ -139,6 +166,8 @@ static void on_line(void *arg, const char *line, long block)
 			return;
 		}
 	}
+	if (!strncmp(line, ICS_KEY_LINE, strlen(ICS_KEY_LINE)))
+		keep_key(c, line + strlen(ICS_KEY_LINE));
 	if (block > 0 && block <= c->last_setup_id)
 		return;				/* the replies to our own set-up */
 	if (c->state == ICS_SETUP && block < 0 && !strcmp(line, "block set."))
@@ -244,6 +273,8 @@ int ics_reconnect(struct ics *c, char *why, size_t why_len)
 	c->proto = fresh;
 	c->state = ICS_CONNECTING;
 	c->sent_name = c->sent_password = c->block_mode = false;
+	/* An unregistered player with a seat's key asks for its own name back. */
+	c->using_key = c->key[0] && c->name[0];
 	/* Ids go on from where they were: a late reply can never pass for a new one. */
 	if (!(c->net = net_connect(c->base, &c->net_options, &net_callbacks, c, why, why_len))) {
 		c->state = ICS_DONE;
@@ -255,6 +286,11 @@ int ics_reconnect(struct ics *c, char *why, size_t why_len)
 bool ics_guest(const struct ics *c)
 {
 	return !c->user[0];
+}
+
+bool ics_reclaiming(const struct ics *c)
+{
+	return c->using_key;
 }
 
 long ics_command(struct ics *c, const char *command)
@@ -290,5 +326,6 @@ void ics_free(struct ics *c)
 		OPENSSL_cleanse(c->password, strlen(c->password));
 		free(c->password);
 	}
+	OPENSSL_cleanse(c->key, sizeof c->key);
 	free(c);
 }

@@ -51,6 +51,9 @@ struct ics *ics_new(struct event_base *base, const struct ics_options *o,
 int ics_reconnect(struct ics *c, char *why, size_t why_len);
 /* Whether the login is a guest's (a new name at every login). */
 bool ics_guest(const struct ics *c);
+/* Whether this login is a guest's coming back to its seat with the server's
+ * reconnect key (the key line of the game's start), under its old name. */
+bool ics_reclaiming(const struct ics *c);
 /* Sends a command (numbered in block mode); returns its id, 0 when not connected. */
 long ics_command(struct ics *c, const char *command);
 /* The name the server gave us ("GuestABCD" for a guest). */

@@ -390,8 +390,8 @@ static void after_reconnect(struct ui *u)
 		show_line(u, text);
 		u->lost.pending = false;
 	} else if (ics_guest(u->ics)) {
-		snprintf(text, sizeof text, "A guest's game cannot be continued: you are now %s, "
-		    "a new guest, and the game with %s is lost.", name, u->lost.opponent);
+		snprintf(text, sizeof text, "The game with %s is over or lost: you are now %s%s.",
+		    u->lost.opponent, name, ics_reclaiming(u->ics) ? "" : ", a new guest");
 		show_line(u, text);
 		u->lost.pending = false;
 	} else if (!send_request(u, "stored", REQUEST_STORED)) {

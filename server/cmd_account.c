@@ -9,9 +9,11 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "game.h"
 #include "password.h"
 #include "server.h"
 #include "session.h"
+#include "signup.h"
 
 static void cmd_quit(struct session *s, const struct cmd_args *a)
 {
@@ -21,6 +23,15 @@ static void cmd_quit(struct session *s, const struct cmd_args *a)
 	conn_close(session_conn(s), "quit");
 }
 
+/* Whether another session is online as name, or holds a seat under it. */
+static bool name_in_use(struct session *s, const char *name)
+{
+	struct server *srv = session_server(s);
+	struct session *other = server_find_session(srv, name);
+
+	return (other && other != s) || games_name_held(server_games(srv), name);
+}
+
 static void register_done(struct session *s, int result, const char *hash)
 {
 	char name[SESSION_NAME_MAX + 1];
@@ -28,6 +39,11 @@ static void register_done(struct session *s, int result, const char *hash)
 	snprintf(name, sizeof name, "%s", session_job_note(s));
 	if (result != 0 || !hash) {
 		session_notify(s, "Registration failed: server error.  Please try again.");
+		return;
+	}
+	/* Someone may have logged in under the name while it was hashed. */
+	if (name_in_use(s, name)) {
+		session_notify(s, "Sorry, \"%s\" is in use by someone online.", name);
 		return;
 	}
 	int rc = db_user_add(server_db(session_server(s)), name, hash, false);
@@ -70,11 +86,32 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Sorry, \"%s\" is registered already.\n", name);
 		return;
 	}
+	if (name_in_use(s, name)) {
+		session_printf(s, "Sorry, \"%s\" is in use by someone online.\n", name);
+		return;
+	}
+	/* Each request counts, made or not: a flood is bounded before it reaches the hasher. */
+	struct server *srv = session_server(s);
+	const struct limits *lim = &server_config(srv)->limits;
+	const char *addr = conn_address(session_conn(s));
+	if (session_registrations(s) >= lim->registrations_per_conn) {
+		session_printf(s, "Sorry, one connection may register at most %d name%s.\n",
+		    lim->registrations_per_conn, lim->registrations_per_conn == 1 ? "" : "s");
+		return;
+	}
+	if (!signups_allowed(server_signups(srv), addr, server_now_ms(srv),
+	    lim->registrations_per_address_hour)) {
+		session_printf(s, "Sorry, too many names were registered from your address in the "
+		    "last hour; try again later.\n");
+		return;
+	}
 	/* The session's one job slot keeps a second request from racing the first. */
 	if (session_password_job(s, password, NULL, NULL, register_done) < 0) {
 		session_printf(s, "The server is busy; please try again in a moment.\n");
 		return;
 	}
+	session_count_registration(s);
+	signups_count(server_signups(srv), addr, server_now_ms(srv));
 	session_set_job_note(s, name);
 	session_printf(s, "Registering %s...\n", name);
 }

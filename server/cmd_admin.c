@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "account.h"
 #include "cmd.h"
 #include "db.h"
 #include "game.h"
@@ -122,3 +123,28 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 const struct cmd_entry cmd_adjudicate_entry = {
 	"adjudicate", "oo", 0, 0, cmd_adjudicate, "adjudicate [ID 1-0|0-1|1/2-1/2|abort]",
 	"Ask an administrator to decide a game, or (admins) decide one" };
+
+/* remplayer NAME: FICS's way to delete an account, with all it holds. */
+static void cmd_remplayer(struct session *s, const struct cmd_args *a)
+{
+	const char *name = a->argv[0];
+	struct db_user user;
+
+	if (db_user_find(server_db(session_server(s)), name, &user) <= 0) {
+		session_printf(s, "There is no account named %s.\n", name);
+		return;
+	}
+	if (user.id == session_user_id(s)) {
+		session_printf(s, "You cannot delete your own account.\n");
+		return;
+	}
+	if (account_delete(session_server(s), user.name) != 1) {
+		session_printf(s, "%s was not deleted: server error.\n", user.name);
+		return;
+	}
+	session_printf(s, "Account %s deleted.\n", user.name);
+}
+
+const struct cmd_entry cmd_remplayer_entry = {
+	"remplayer", "w", CMD_ADMIN | CMD_HIDDEN, 0, cmd_remplayer, "remplayer <name>",
+	"Delete an account (admins)" };

@@ -12,6 +12,9 @@ enum stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
 	ST_USER_FIND, ST_USER_ADD, ST_USER_REMOVE, ST_USER_PASSWORD, ST_USER_ADMIN,
 	ST_USER_TOUCH, ST_USER_COMPUTER,
+	ST_USER_DROP_ENTRIES, ST_USER_DROP_BYES, ST_USER_WITHDRAW, ST_USER_DELETED,
+	ST_DELETED_SINCE, ST_DELETED_LAST,
+	ST_SAVEPOINT, ST_SAVEPOINT_RELEASE, ST_SAVEPOINT_ROLLBACK,
 	ST_VAR_SET, ST_VAR_DEL, ST_VAR_EACH,
 	ST_ALIAS_SET, ST_ALIAS_DEL, ST_ALIAS_EACH,
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
@@ -40,7 +43,23 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_USER_FIND] = "SELECT id, name, password, admin, last_login, computer FROM users WHERE name = ?1",
 	[ST_USER_ADD] = "INSERT INTO users (name, password, admin, created) "
 	    "VALUES (?1, ?2, ?3, strftime('%s','now'))",
-	[ST_USER_REMOVE] = "DELETE FROM users WHERE name = ?1",
+	[ST_USER_REMOVE] = "DELETE FROM users WHERE id = ?1",
+	/* What refers to an account without a foreign key: entries of tournaments
+	 * not started go, those of running ones are withdrawn from the next round. */
+	[ST_USER_DROP_ENTRIES] = "DELETE FROM tourney_players WHERE user_id = ?1 AND tourney_id IN "
+	    "(SELECT id FROM tourneys WHERE state = 'created')",
+	[ST_USER_DROP_BYES] = "DELETE FROM tourney_byes WHERE user_id = ?1 AND tourney_id IN "
+	    "(SELECT id FROM tourneys WHERE state != 'finished')",
+	[ST_USER_WITHDRAW] = "UPDATE tourney_players SET withdrawn_round = (SELECT current_round + 1 "
+	    "FROM tourneys WHERE tourneys.id = tourney_id) WHERE user_id = ?1 AND withdrawn_round = 0 "
+	    "AND tourney_id IN (SELECT id FROM tourneys WHERE state IN ('running', 'paused'))",
+	[ST_USER_DELETED] = "INSERT INTO deleted_users (user_id, name, deleted) "
+	    "VALUES (?1, ?2, strftime('%s','now'))",
+	[ST_DELETED_SINCE] = "SELECT id, user_id FROM deleted_users WHERE id > ?1 ORDER BY id",
+	[ST_DELETED_LAST] = "SELECT coalesce(max(id), 0) FROM deleted_users",
+	[ST_SAVEPOINT] = "SAVEPOINT one_change",
+	[ST_SAVEPOINT_RELEASE] = "RELEASE one_change",
+	[ST_SAVEPOINT_ROLLBACK] = "ROLLBACK TO one_change",
 	[ST_USER_PASSWORD] = "UPDATE users SET password = ?2 WHERE id = ?1",
 	[ST_USER_ADMIN] = "UPDATE users SET admin = ?2 WHERE name = ?1",
 	[ST_USER_TOUCH] = "UPDATE users SET last_login = ?2 WHERE id = ?1",
@@ -183,6 +202,22 @@ static int write_begin(struct db *db)
 	return 0;
 }
 
+/* Whether a migration left a reference to a missing row (msg says which table). */
+static bool foreign_keys_broken(struct db *db, char **msg)
+{
+	sqlite3_stmt *st;
+	bool broken = false;
+
+	if (sqlite3_prepare_v2(db->handle, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*msg = sqlite3_mprintf("foreign key broken in %s", sqlite3_column_text(st, 0));
+		broken = true;
+	}
+	sqlite3_finalize(st);
+	return broken;
+}
+
 static int migrate(struct db *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -201,22 +236,33 @@ static int migrate(struct db *db, char *err, size_t errlen)
 		    "understands (%d); run a newer chessd", version, migration_count);
 		return -1;
 	}
+	/*
+	 * A migration may rebuild a table (SQLite's only way to change a column):
+	 * with foreign keys on, dropping the old table would cascade.  They are
+	 * off while migrating (it cannot change inside a transaction), and
+	 * checked before each commit.
+	 */
+	if (version < migration_count)
+		sqlite3_exec(db->handle, "PRAGMA foreign_keys=OFF", NULL, NULL, NULL);
 	for (int i = version; i < migration_count; i++) {
 		char *msg = NULL, pragma[64];
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", migrations[i].version);
 		if (sqlite3_exec(db->handle, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK ||
 		    sqlite3_exec(db->handle, migrations[i].sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    sqlite3_exec(db->handle, pragma, NULL, NULL, &msg) != SQLITE_OK ||
+		    foreign_keys_broken(db, &msg) ||
 		    sqlite3_exec(db->handle, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
 			set_err(err, errlen, "migration %s failed: %s", migrations[i].name,
 			    msg ? msg : sqlite3_errmsg(db->handle));
 			sqlite3_free(msg);
 			sqlite3_exec(db->handle, "ROLLBACK", NULL, NULL, NULL);
+			sqlite3_exec(db->handle, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
 			return -1;
 		}
 		log_info("database migrated to version %d (%s)", migrations[i].version,
 		    migrations[i].name);
 	}
+	sqlite3_exec(db->handle, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
 	return 0;
 }
 
@@ -426,16 +472,78 @@ static int write_id_text(struct db *db, enum stmt which, int64_t id, const char 
 	return sqlite3_changes(db->handle);
 }
 
-int db_user_remove(struct db *db, const char *name)
+/* Binds one id and steps; -1 on error. */
+static int write_id(struct db *db, enum stmt which, int64_t id)
 {
-	sqlite3_stmt *st = db->stmt[ST_USER_REMOVE];
+	sqlite3_stmt *st = db->stmt[which];
 
+	sqlite3_bind_int64(st, 1, id);
+	return step_done(db, st);
+}
+
+int db_user_remove(struct db *db, const char *name, int64_t *id_out)
+{
+	struct db_user user;
+	int found = db_user_find(db, name, &user);
+
+	if (found <= 0)
+		return found;
+	if (db_savepoint(db) < 0)
+		return -1;
+	sqlite3_stmt *st = db->stmt[ST_USER_DELETED];
+	sqlite3_bind_int64(st, 1, user.id);
+	sqlite3_bind_text(st, 2, user.name, -1, SQLITE_STATIC);
+	/* The account row last: its foreign keys clear ratings, settings, game and director ids. */
+	if (write_id(db, ST_USER_DROP_ENTRIES, user.id) < 0 ||
+	    write_id(db, ST_USER_DROP_BYES, user.id) < 0 ||
+	    write_id(db, ST_USER_WITHDRAW, user.id) < 0 || step_done(db, st) < 0 ||
+	    write_id(db, ST_USER_REMOVE, user.id) < 0) {
+		db_savepoint_end(db, false);
+		return -1;
+	}
+	if (db_savepoint_end(db, true) < 0)
+		return -1;
+	if (id_out)
+		*id_out = user.id;
+	return 1;
+}
+
+int db_deleted_last(struct db *db, int64_t *last)
+{
+	sqlite3_stmt *st = db->stmt[ST_DELETED_LAST];
+	int rc = sqlite3_step(st);
+
+	*last = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+int db_deleted_since(struct db *db, int64_t *last, void (*fn)(void *arg, int64_t user_id),
+    void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_DELETED_SINCE];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, *last);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*last = sqlite3_column_int64(st, 0);
+		fn(arg, sqlite3_column_int64(st, 1));
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_savepoint(struct db *db)
+{
 	if (write_begin(db) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (step_done(db, st) < 0)
+	return step_done(db, db->stmt[ST_SAVEPOINT]);
+}
+
+int db_savepoint_end(struct db *db, bool keep)
+{
+	if (!keep && step_done(db, db->stmt[ST_SAVEPOINT_ROLLBACK]) < 0)
 		return -1;
-	return sqlite3_changes(db->handle) > 0;
+	return step_done(db, db->stmt[ST_SAVEPOINT_RELEASE]);
 }
 
 int db_user_set_password(struct db *db, int64_t id, const char *password_hash)

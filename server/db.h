@@ -52,8 +52,25 @@ bool db_pending(const struct db *db);
 int db_user_find(struct db *db, const char *name, struct db_user *out);
 /* 0 added, 1 the name is taken, -1 error. */
 int db_user_add(struct db *db, const char *name, const char *password_hash, bool admin);
-/* 1 removed, 0 no such user, -1 error. */
-int db_user_remove(struct db *db, const char *name);
+/*
+ * Deletes an account and settles everything that refers to it, in one
+ * savepoint: its settings, channels, aliases and ratings go (foreign keys),
+ * games and tournaments keep the name with a NULL id, entries of tournaments
+ * not started go, and running ones count it withdrawn from the next round.
+ * A deleted_users row tells a running server.  1 deleted (id_out set),
+ * 0 no such user, -1 error.
+ */
+int db_user_remove(struct db *db, const char *name, int64_t *id_out);
+/* The newest deleted_users row, and calls fn for each account deleted after *last. */
+int db_deleted_last(struct db *db, int64_t *last);
+int db_deleted_since(struct db *db, int64_t *last, void (*fn)(void *arg, int64_t user_id),
+    void *arg);
+/*
+ * Several writes that stand or fall together inside the pass's transaction:
+ * db_savepoint_end keeps them (true) or undoes them all (false).  Not nested.
+ */
+int db_savepoint(struct db *db);
+int db_savepoint_end(struct db *db, bool keep);
 int db_user_set_password(struct db *db, int64_t id, const char *password_hash);
 /* 1 changed, 0 no such user, -1 error. */
 int db_user_set_admin(struct db *db, const char *name, bool admin);

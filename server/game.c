@@ -35,6 +35,8 @@ struct game {
 	int64_t id;			/* games.id in the database */
 	char names[COLOR_NB][DB_NAME_MAX];
 	int64_t user_ids[COLOR_NB];	/* 0 for guests */
+	/* A guest seat belongs to the reconnect key of the session that sat down. */
+	char keys[COLOR_NB][SESSION_KEY_LEN + 1];
 	char rating_text[COLOR_NB][8];
 	struct session *players[COLOR_NB];	/* NULL while disconnected */
 	bool rated;
@@ -149,7 +151,37 @@ void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *a
 	}
 }
 
-struct game *games_find_absent(struct games *gs, const char *name)
+/*
+ * The colour whose empty seat belongs to s, or -1.  A seat is an identity,
+ * never a name: the account for registered players, the reconnect key the
+ * seated session was given for guests.
+ */
+static int seat_of(const struct game *g, struct session *s)
+{
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (g->players[c] || strcasecmp(g->names[c], session_name(s)))
+			continue;
+		if (g->user_ids[c] ? g->user_ids[c] == session_user_id(s) :
+		    !session_user_id(s) && session_key_matches(s, g->keys[c]))
+			return c;
+	}
+	return -1;
+}
+
+struct game *games_find_absent(struct games *gs, struct session *s)
+{
+	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+		struct game *g = gs->by_number[n];
+		if (!g)
+			continue;
+		seen++;
+		if (!g->over && seat_of(g, s) >= 0)
+			return g;
+	}
+	return NULL;
+}
+
+bool games_name_held(struct games *gs, const char *name)
 {
 	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
@@ -157,10 +189,10 @@ struct game *games_find_absent(struct games *gs, const char *name)
 			continue;
 		seen++;
 		for (int c = WHITE; c <= BLACK; c++)
-			if (!g->players[c] && !strcasecmp(g->names[c], name))
-				return g;
+			if (!g->over && !g->players[c] && !strcasecmp(g->names[c], name))
+				return true;
 	}
-	return NULL;
+	return false;
 }
 
 static int take_number(struct games *gs, struct game *g)
@@ -423,6 +455,8 @@ static void fill_player(struct game *g, enum color c, struct session *s)
 	g->players[c] = s;
 	snprintf(g->names[c], sizeof g->names[c], "%s", session_name(s));
 	g->user_ids[c] = session_user_id(s);
+	if (!g->user_ids[c])
+		snprintf(g->keys[c], sizeof g->keys[c], "%s", session_reconnect_key(s));
 	rating_load(server_db(g->srv), g->user_ids[c], g->category, &r);
 	rating_text(&r, g->user_ids[c], g->rating_text[c], sizeof g->rating_text[c]);
 }
@@ -443,12 +477,16 @@ static void announce_start(struct game *g, bool continuing)
 		else
 			fics_style12(g, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
 			    session_var(s, VAR_FLIP), board, sizeof board);
+		char key[FICS_LINE_MAX] = "";
+		if (!g->user_ids[c] && g->keys[c][0])
+			snprintf(key, sizeof key, "Your reconnect key is %s: if you lose contact, log in "
+			    "as %s and give it as the password.\n", g->keys[c], g->names[c]);
 		if (session_var(s, IVAR_GAMEINFO)) {
 			char info[FICS_LINE_MAX];
 			fics_gameinfo(g, info, sizeof info);
-			session_notify(s, "%s\n%s\n%s\n\n%s", info, creating, intro, board);
+			session_notify(s, "%s\n%s%s\n%s\n\n%s", info, key, creating, intro, board);
 		} else {
-			session_notify(s, "%s\n%s\n\n%s", creating, intro, board);
+			session_notify(s, "%s%s\n%s\n\n%s", key, creating, intro, board);
 		}
 	}
 	stamp_turn(g);
@@ -666,6 +704,12 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	struct session *black = white == a ? b : a;
 	if (strcasecmp(row.white, session_name(white)) || strcasecmp(row.black, session_name(black))) {
 		snprintf(err, errlen, "That game is not between you two.");
+		return NULL;
+	}
+	/* A stored seat belongs to its account; a guest's seat ended with its session. */
+	if (!row.white_id || !row.black_id || row.white_id != session_user_id(white) ||
+	    row.black_id != session_user_id(black)) {
+		snprintf(err, errlen, "Only the accounts that played a stored game can resume it.");
 		return NULL;
 	}
 	if (!(g = game_alloc(srv))) {
@@ -924,7 +968,9 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	}
 	/* Each player gets the end line and what it did to their rating together. */
 	char rating_lines[COLOR_NB][128] = { "", "" };
-	if (g->rated && !strcmp(status, "finished") && r != RESULT_NONE)
+	/* A deleted account (id 0 now) rates nobody: there is no rating to change. */
+	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && !strcmp(status, "finished") &&
+	    r != RESULT_NONE)
 		apply_ratings(g, r, rating_lines);
 	else if (!strcmp(status, "finished"))
 		for (int c = WHITE; c <= BLACK; c++)
@@ -1450,11 +1496,8 @@ void game_player_left(struct game *g, struct session *s)
 
 void game_player_back(struct game *g, struct session *s)
 {
-	int c = -1;
+	int c = seat_of(g, s);
 
-	for (int k = WHITE; k <= BLACK; k++)
-		if (!g->players[k] && !strcasecmp(g->names[k], session_name(s)))
-			c = k;
 	if (c < 0 || g->over)
 		return;
 	g->players[c] = s;
@@ -1468,6 +1511,28 @@ void game_player_back(struct game *g, struct session *s)
 		session_notify(opp, "%s has returned; the game continues.", g->names[c]);
 	announce_start(g, true);
 	arm_timer(g);
+}
+
+void game_account_deleted(struct game *g, int64_t user_id)
+{
+	char reason[160];
+
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (g->user_ids[c] != user_id)
+			continue;
+		g->user_ids[c] = 0;
+		if (g->over)
+			continue;
+		if (position_ply_count(g->pos) < 2) {
+			snprintf(reason, sizeof reason, "Game aborted: %s's account was deleted",
+			    g->names[c]);
+			end_game(g, RESULT_NONE, reason, "abandoned", "aborted");
+		} else {
+			snprintf(reason, sizeof reason, "%s forfeits: the account was deleted", g->names[c]);
+			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
+			    "finished");
+		}
+	}
 }
 
 /* --- observers --- */

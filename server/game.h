@@ -47,8 +47,10 @@ int games_count(const struct games *gs);
 void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg);
 /* Frees the games that ended this pass (the server's pass hook calls it). */
 void games_reap(struct games *gs);
-/* A live game waiting for a disconnected player of this name, or NULL. */
-struct game *games_find_absent(struct games *gs, const char *name);
+/* A live game whose empty seat belongs to s (its account or reconnect key), or NULL. */
+struct game *games_find_absent(struct games *gs, struct session *s);
+/* Whether a disconnected player of this name holds a seat in a live game. */
+bool games_name_held(struct games *gs, const char *name);
 /* At start-up: games left active by a crash become adjourned. */
 int games_adjourn_orphans(struct server *srv);
 
@@ -72,9 +74,12 @@ void game_flag(struct game *g, struct session *s);
 void game_request_adjudication(struct game *g, struct session *s);
 /* Declines (accept false) or accepts the opponent's pending offers of a kind. */
 bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, bool accept);
-/* The player's session went away; a returning session calls game_player_back. */
+/* The player's session went away; the returning owner of the seat calls game_player_back. */
 void game_player_left(struct game *g, struct session *s);
 void game_player_back(struct game *g, struct session *s);
+/* A player's account was deleted: that side loses by forfeit (aborted before
+ * move 2), and the game changes no rating. */
+void game_account_deleted(struct game *g, int64_t user_id);
 
 int game_observe(struct game *g, struct session *s);
 void game_unobserve(struct game *g, struct session *s);

@@ -20,6 +20,7 @@ struct hasher_job {
 	char stored[DB_PASSWORD_MAX];	/* empty: make a new hash */
 	char hash[PASSWORD_HASH_MAX];
 	bool verify, cancelled;
+	bool signup;			/* a new hash (registration), not a login */
 	int result;
 	hasher_done_fn *done;
 	void *arg;
@@ -28,29 +29,55 @@ struct hasher_job {
 
 TAILQ_HEAD(job_list, hasher_job);
 
+/*
+ * Logins and registrations wait in separate queues.  Workers take logins
+ * first, and registrations only while a worker stays free for logins (with
+ * one thread, a login waits for at most the one hash being run), so a flood
+ * of registrations never starves people logging in to their accounts.
+ */
 struct hasher {
-	pthread_t thread;
+	pthread_t *threads;
+	int thread_count;
+	int signup_slots;		/* workers that may hash registrations at once */
+	int signups_running;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	struct job_list todo, finished;
-	int queued;
+	struct job_list logins, signups, finished;
+	int queued, signups_queued;
 	bool stopping;
 	int notify[2];		/* worker -> loop: "something finished" */
 	struct event *ev;
 };
 
+/* The next job a worker may run, under the lock; NULL when none may run now. */
+static struct hasher_job *next_job(struct hasher *h)
+{
+	struct hasher_job *job = TAILQ_FIRST(&h->logins);
+
+	if (job) {
+		TAILQ_REMOVE(&h->logins, job, link);
+		return job;
+	}
+	if ((job = TAILQ_FIRST(&h->signups)) && h->signups_running < h->signup_slots) {
+		TAILQ_REMOVE(&h->signups, job, link);
+		h->signups_running++;
+		return job;
+	}
+	return NULL;
+}
+
 static void *worker(void *arg)
 {
 	struct hasher *h = arg;
+	struct hasher_job *job;
 
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
-		while (!h->stopping && TAILQ_EMPTY(&h->todo))
+		job = NULL;
+		while (!h->stopping && !(job = next_job(h)))
 			pthread_cond_wait(&h->wake, &h->lock);
-		if (h->stopping)
+		if (!job)
 			break;
-		struct hasher_job *job = TAILQ_FIRST(&h->todo);
-		TAILQ_REMOVE(&h->todo, job, link);
 		pthread_mutex_unlock(&h->lock);
 
 		if (job->verify) {
@@ -65,6 +92,10 @@ static void *worker(void *arg)
 		OPENSSL_cleanse(job->new_password, sizeof job->new_password);
 
 		pthread_mutex_lock(&h->lock);
+		if (job->signup) {
+			h->signups_running--;
+			pthread_cond_broadcast(&h->wake);
+		}
 		TAILQ_INSERT_TAIL(&h->finished, job, link);
 		char byte = 1;
 		if (write(h->notify[1], &byte, 1) < 0) {
@@ -92,7 +123,10 @@ static void deliver(evutil_socket_t fd, short what, void *arg)
 	while ((job = TAILQ_FIRST(&ready))) {
 		TAILQ_REMOVE(&ready, job, link);
 		pthread_mutex_lock(&h->lock);
-		h->queued--;
+		if (job->signup)
+			h->signups_queued--;
+		else
+			h->queued--;
 		pthread_mutex_unlock(&h->lock);
 		if (!job->cancelled)
 			job->done(job->arg, job->result, job->hash[0] ? job->hash : NULL);
@@ -101,53 +135,83 @@ static void deliver(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-struct hasher *hasher_new(struct event_base *base)
+static void stop_workers(struct hasher *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->stopping = true;
+	pthread_cond_broadcast(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	for (int i = 0; i < h->thread_count; i++)
+		pthread_join(h->threads[i], NULL);
+	h->thread_count = 0;
+}
+
+static void free_jobs(struct job_list *list)
+{
+	struct hasher_job *job;
+
+	while ((job = TAILQ_FIRST(list))) {
+		TAILQ_REMOVE(list, job, link);
+		OPENSSL_cleanse(job, sizeof *job);
+		free(job);
+	}
+}
+
+struct hasher *hasher_new(struct event_base *base, int threads)
 {
 	struct hasher *h = calloc(1, sizeof *h);
 
 	if (!h)
 		return NULL;
-	TAILQ_INIT(&h->todo);
+	if (threads < 1)
+		threads = 1;
+	TAILQ_INIT(&h->logins);
+	TAILQ_INIT(&h->signups);
 	TAILQ_INIT(&h->finished);
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->wake, NULL);
-	if (pipe2(h->notify, O_NONBLOCK | O_CLOEXEC) < 0) {
+	h->signup_slots = threads > 1 ? threads - 1 : 1;
+	if (!(h->threads = calloc((size_t)threads, sizeof *h->threads)) ||
+	    pipe2(h->notify, O_NONBLOCK | O_CLOEXEC) < 0) {
+		free(h->threads);
 		free(h);
 		return NULL;
 	}
 	h->ev = event_new(base, h->notify[0], EV_READ | EV_PERSIST, deliver, h);
-	if (!h->ev || event_add(h->ev, NULL) < 0 || pthread_create(&h->thread, NULL, worker, h)) {
+	bool ok = h->ev && event_add(h->ev, NULL) == 0;
+	while (ok && h->thread_count < threads) {
+		if (pthread_create(&h->threads[h->thread_count], NULL, worker, h))
+			ok = false;
+		else
+			h->thread_count++;
+	}
+	if (!ok) {
+		stop_workers(h);
 		if (h->ev)
 			event_free(h->ev);
 		close(h->notify[0]);
 		close(h->notify[1]);
+		free(h->threads);
 		free(h);
 		return NULL;
 	}
 	return h;
 }
 
+int hasher_threads(const struct hasher *h)
+{
+	return h->thread_count;
+}
+
 void hasher_free(struct hasher *h)
 {
-	struct hasher_job *job;
-
 	if (!h)
 		return;
-	pthread_mutex_lock(&h->lock);
-	h->stopping = true;
-	pthread_cond_signal(&h->wake);
-	pthread_mutex_unlock(&h->lock);
-	pthread_join(h->thread, NULL);
-	while ((job = TAILQ_FIRST(&h->todo))) {
-		TAILQ_REMOVE(&h->todo, job, link);
-		OPENSSL_cleanse(job, sizeof *job);
-		free(job);
-	}
-	while ((job = TAILQ_FIRST(&h->finished))) {
-		TAILQ_REMOVE(&h->finished, job, link);
-		OPENSSL_cleanse(job, sizeof *job);
-		free(job);
-	}
+	stop_workers(h);
+	free_jobs(&h->logins);
+	free_jobs(&h->signups);
+	free_jobs(&h->finished);
+	free(h->threads);
 	event_free(h->ev);
 	close(h->notify[0]);
 	close(h->notify[1]);
@@ -164,8 +228,10 @@ struct hasher_job *hasher_submit(struct hasher *h, const char *password, const c
 	if (strlen(password) > PASSWORD_MAX_LEN || (stored && strlen(stored) >= DB_PASSWORD_MAX) ||
 	    (new_password && strlen(new_password) > PASSWORD_MAX_LEN))
 		return NULL;
+	bool signup = stored == NULL;
 	pthread_mutex_lock(&h->lock);
-	bool full = h->queued >= HASHER_QUEUE_MAX;
+	bool full = signup ? h->signups_queued >= HASHER_SIGNUP_QUEUE_MAX :
+	    h->queued >= HASHER_QUEUE_MAX;
 	pthread_mutex_unlock(&h->lock);
 	if (full || !(job = calloc(1, sizeof *job)))
 		return NULL;
@@ -175,12 +241,18 @@ struct hasher_job *hasher_submit(struct hasher *h, const char *password, const c
 	if (new_password)
 		strcpy(job->new_password, new_password);
 	job->verify = stored != NULL;
+	job->signup = signup;
 	job->done = done;
 	job->arg = arg;
 	pthread_mutex_lock(&h->lock);
-	h->queued++;
-	TAILQ_INSERT_TAIL(&h->todo, job, link);
-	pthread_cond_signal(&h->wake);
+	if (signup) {
+		h->signups_queued++;
+		TAILQ_INSERT_TAIL(&h->signups, job, link);
+	} else {
+		h->queued++;
+		TAILQ_INSERT_TAIL(&h->logins, job, link);
+	}
+	pthread_cond_broadcast(&h->wake);
 	pthread_mutex_unlock(&h->lock);
 	return job;
 }

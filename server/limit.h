@@ -64,5 +64,12 @@
 /* Pages the database log (WAL) may hold before the syncer thread copies
  * them into the database, where the loop would otherwise stop to do it. */
 #define LIMIT_WAL_CHECKPOINT_PAGES 1000
+/* Accounts one connection may register, and one address (IPv4, or IPv6 /64)
+ * per hour. */
+#define LIMIT_REGISTRATIONS_PER_CONN 1
+#define LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR 5
+/* Password hashing threads: 0 is one per core, at most LIMIT_HASHER_THREADS_AUTO. */
+#define LIMIT_HASHER_THREADS 0
+#define LIMIT_HASHER_THREADS_AUTO 4
 
 #endif

@@ -119,7 +119,8 @@ static int run_admin(const struct config *cfg, int argc, char **argv)
 		printf("%s %s\n", !strcmp(cmd, "useradd") ? "added" : "changed the password of", name);
 		rc = 0;
 	} else if (!strcmp(cmd, "userdel")) {
-		int removed = db_user_remove(db, name);
+		/* A server running on this database ends the account's session within a second. */
+		int removed = db_user_remove(db, name, NULL);
 		if (removed == 0)
 			fprintf(stderr, "chessd: no user named %s\n", name);
 		if (removed == 1 && db_commit(db) == 0) {

@@ -64,8 +64,13 @@ int rating_apply(struct db *db, enum clock_category category, int64_t white_id, 
 		white_after->draws++;
 		black_after->draws++;
 	}
-	if (rating_store(db, white_id, category, white_after) < 0 ||
-	    rating_store(db, black_id, category, black_after) < 0)
+	/* Both players' ratings change, or neither does. */
+	if (db_savepoint(db) < 0)
 		return -1;
-	return 0;
+	if (rating_store(db, white_id, category, white_after) < 0 ||
+	    rating_store(db, black_id, category, black_after) < 0) {
+		db_savepoint_end(db, false);
+		return -1;
+	}
+	return db_savepoint_end(db, true);
 }

@@ -20,15 +20,18 @@
 #include <openssl/rand.h>
 
 #include "address.h"
+#include "account.h"
 #include "config.h"
 #include "conn.h"
 #include "db.h"
 #include "game.h"
 #include "offer.h"
 #include "hasher.h"
+#include "limit.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
+#include "signup.h"
 #include "syncer.h"
 #include "tls.h"
 #include "tournament.h"
@@ -71,6 +74,8 @@ struct server {
 	struct tls *tls;
 	struct db *db;
 	struct hasher *hasher;
+	struct signups *signups;		/* registrations per address */
+	struct account_watch *account_watch;	/* accounts deleted beside us */
 	struct games *games;
 	struct offers *offers;
 	struct tournaments *tournaments;	/* issue 7 */
@@ -114,6 +119,7 @@ struct games *server_games(struct server *srv) { return srv->games; }
 struct tournaments *server_tournaments(struct server *srv) { return srv->tournaments; }
 struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
+struct signups *server_signups(struct server *srv) { return srv->signups; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
 int server_conn_count(struct server *srv) { return (int)srv->conns.count; }
@@ -702,6 +708,17 @@ static int lock_data_dir(struct server *srv, char *err, size_t errlen)
 	return 0;
 }
 
+/* Password workers: as configured, else one per core up to a few. */
+static int hasher_thread_count(const struct config *cfg)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cfg->limits.hasher_threads > 0)
+		return cfg->limits.hasher_threads;
+	return cores < 1 ? 1 : cores > LIMIT_HASHER_THREADS_AUTO ? LIMIT_HASHER_THREADS_AUTO :
+	    (int)cores;
+}
+
 struct server *server_new(struct config *cfg, char *err, size_t errlen)
 {
 	struct server *srv = calloc(1, sizeof *srv);
@@ -754,7 +771,8 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot load tournaments");
 		goto fail;
 	}
-	if (!(srv->hasher = hasher_new(srv->base))) {
+	if (!(srv->hasher = hasher_new(srv->base, hasher_thread_count(cfg))) ||
+	    !(srv->signups = signups_new()) || !(srv->account_watch = account_watch_new(srv))) {
 		snprintf(err, errlen, "cannot start the password worker");
 		goto fail;
 	}
@@ -831,6 +849,8 @@ void server_free(struct server *srv)
 	games_free(srv->games);
 	offers_free(srv->offers);
 	hasher_free(srv->hasher);
+	signups_free(srv->signups);
+	account_watch_free(srv->account_watch);
 	if (srv->base)
 		event_base_free(srv->base);
 	tls_free(srv->tls);

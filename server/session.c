@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include <openssl/crypto.h>
+#include <openssl/rand.h>
 
 #include "cmd.h"
 #include "config.h"
@@ -51,6 +52,7 @@ struct login {
 	bool checking;			/* server_login_begin() let a check start */
 	char stored_hash[DB_PASSWORD_MAX];
 	char held_password[PASSWORD_MAX_LEN + 1];	/* while it waits for its check */
+	bool reclaiming;		/* the name is a lost guest's: "password" is its key */
 };
 
 
@@ -60,6 +62,7 @@ struct session {
 	enum session_state state;
 	char name[SESSION_NAME_MAX + 1];
 	int64_t user_id;		/* 0 for guests */
+	char reconnect_key[SESSION_KEY_LEN + 1];	/* a guest's, once it has sat down */
 	bool admin;
 	bool computer;
 	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
@@ -71,6 +74,7 @@ struct session {
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
 	char job_note[SESSION_NAME_MAX + 1];
+	int registrations;		/* accounts asked for from this connection */
 	int64_t login_ms, active_ms;
 	struct var_values vars;
 	uint8_t channels[(LIMIT_CHANNEL_MAX + 8) / 8];
@@ -340,6 +344,24 @@ int64_t session_idle_ms(const struct session *s)
 	return server_now_ms(s->srv) - s->active_ms;
 }
 
+const char *session_reconnect_key(struct session *s)
+{
+	unsigned char raw[SESSION_KEY_LEN / 2];
+
+	if (!s->reconnect_key[0] && RAND_bytes(raw, sizeof raw) == 1) {
+		for (size_t i = 0; i < sizeof raw; i++)
+			snprintf(s->reconnect_key + 2 * i, 3, "%02x", raw[i]);
+		OPENSSL_cleanse(raw, sizeof raw);
+	}
+	return s->reconnect_key;
+}
+
+bool session_key_matches(const struct session *s, const char *key)
+{
+	return strlen(s->reconnect_key) == SESSION_KEY_LEN && strlen(key) == SESSION_KEY_LEN &&
+	    CRYPTO_memcmp(s->reconnect_key, key, SESSION_KEY_LEN) == 0;
+}
+
 const char *session_flags(const struct session *s)
 {
 	if (!s->registered)
@@ -522,7 +544,7 @@ static void guest_name(struct session *s, char *out, size_t len)
 		uint32_t x = (uint32_t)((server_next_guest(s->srv) * 7919u + 12345u) % 456976u);
 		snprintf(out, len, "Guest%c%c%c%c", 'A' + x / 17576 % 26, 'A' + x / 676 % 26,
 		    'A' + x / 26 % 26, 'A' + x % 26);
-		if (!server_find_session(s->srv, out))
+		if (!server_find_session(s->srv, out) && !games_name_held(server_games(s->srv), out))
 			return;
 	}
 }
@@ -569,13 +591,46 @@ static void print_motd(struct session *s)
 	    "Welcome.  Type \"help\" for the commands, \"who\" to see who is here.\n");
 }
 
+/* Back to "login:" with a reason, the identity tried so far forgotten. */
+static void login_refuse(struct session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void login_refuse(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	conn_puts(s->conn, "\n");
+	va_start(ap, fmt);
+	conn_vprintf(s->conn, fmt, ap);
+	va_end(ap);
+	conn_puts(s->conn, "\n\n");
+	s->user_id = 0;
+	s->registered = s->admin = s->computer = false;
+	s->login->reclaiming = false;
+	OPENSSL_cleanse(s->reconnect_key, sizeof s->reconnect_key);
+	login_prompt(s);
+}
+
 /* The name is settled: enter the server (FICS's "Starting FICS session"). */
 static void login_complete(struct session *s)
 {
 	struct session *old = server_find_session(s->srv, s->name);
+	struct db_user user;
+
+	/* The account may have been deleted while its password was checked. */
+	if (s->user_id && (db_user_find(server_db(s->srv), s->name, &user) != 1 ||
+	    user.id != s->user_id)) {
+		login_refuse(s, "Sorry, the account %s no longer exists.", s->name);
+		return;
+	}
+	OPENSSL_cleanse(&user, sizeof user);
 
 	if (old) {
-		/* A registered player logging in again replaces a stale session. */
+		/* Only the same account logging in again replaces a session. */
+		if (!s->user_id || session_user_id(old) != s->user_id) {
+			login_refuse(s, "Sorry, %s is already logged in.  Try another name.", s->name);
+			return;
+		}
 		session_notify(old, "**** You have logged in from another connection; closing this one. ****");
 		conn_close(session_conn(old), "replaced by a new login");
 	}
@@ -613,7 +668,7 @@ static void login_complete(struct session *s)
 	conn_puts(s->conn, "\n");
 	prompt(s);
 	/* A game that waited for this player goes on. */
-	struct game *g = games_find_absent(server_games(s->srv), s->name);
+	struct game *g = games_find_absent(server_games(s->srv), s);
 	if (g)
 		game_player_back(g, s);
 }
@@ -676,6 +731,18 @@ static void login_name(struct session *s, char *line)
 	}
 	/* session_valid_name() bounded it to SESSION_NAME_MAX letters. */
 	memcpy(s->name, name, strlen(name) + 1);
+	if (games_name_held(server_games(s->srv), name)) {
+		/* Only the reconnect key given to that player at the game's start lets it in. */
+		s->login->reclaiming = true;
+		conn_printf(s->conn,
+		    "\n\"%s\" is held for a player who lost contact during a game.  If it is you, "
+		    "type your reconnect key.\nIf not, just hit return to try another name.\n\n",
+		    s->name);
+		conn_write_raw(s->conn, telnet_echo_off, sizeof telnet_echo_off);
+		conn_puts(s->conn, "password: ");
+		s->state = S_PASSWORD;
+		return;
+	}
 	snprintf(why, sizeof why, "\"%s\" is not a registered name.  You may play unrated games "
 	    "as a guest.", s->name);
 	confirm_unregistered(s, why);
@@ -700,6 +767,16 @@ int session_password_job(struct session *s, const char *password, const char *st
 		return -1;
 	s->job_done = done;
 	return 0;
+}
+
+int session_registrations(const struct session *s)
+{
+	return s->registrations;
+}
+
+void session_count_registration(struct session *s)
+{
+	s->registrations++;
 }
 
 void session_set_job_note(struct session *s, const char *note)
@@ -746,10 +823,40 @@ static void login_verify(struct session *s, const char *password)
 	OPENSSL_cleanse(s->login->held_password, sizeof s->login->held_password);
 }
 
+/* A held guest name: the key given to the seat's owner, or refusal. */
+static void login_reclaim(struct session *s, const char *key)
+{
+	if (!*key) {
+		login_refuse(s, "Sorry, %s is held for a player who lost contact.  Try another name.",
+		    s->name);
+		return;
+	}
+	snprintf(s->reconnect_key, sizeof s->reconnect_key, "%s", key);
+	if (strlen(key) == SESSION_KEY_LEN && games_find_absent(server_games(s->srv), s)) {
+		s->login->reclaiming = false;
+		s->registered = false;
+		login_complete(s);
+		return;
+	}
+	log_info("wrong reconnect key for %s from %s", s->name, conn_address(s->conn));
+	if (++s->login->tries >= server_config(s->srv)->limits.login_tries_per_conn) {
+		conn_puts(s->conn, "\n**** Invalid reconnect key! ****\n"
+		    "**** Too many failed logins; goodbye. ****\n");
+		conn_close(s->conn, "too many failed logins");
+		return;
+	}
+	login_refuse(s, "**** Invalid reconnect key! ****\n"
+	    "Sorry, %s is held for a player who lost contact.  Try another name.", s->name);
+}
+
 static void login_password(struct session *s, char *line)
 {
 	conn_write_raw(s->conn, telnet_echo_on, sizeof telnet_echo_on);
 	conn_puts(s->conn, "\n");
+	if (s->login->reclaiming) {
+		login_reclaim(s, line);
+		return;
+	}
 	if (!*line) {
 		login_prompt(s);
 		return;
@@ -783,6 +890,29 @@ static void verify_done(struct session *s, int result, const char *hash)
 	s->computer = false;
 	login_prompt(s);
 	conn_hold_input(s->conn, false);
+}
+
+/*
+ * Return pressed for an unregistered name: things may have changed since
+ * the name was typed (someone took it, registered it, or lost contact in a
+ * game under it).
+ */
+static void login_confirmed(struct session *s)
+{
+	struct db_user user;
+	bool taken = strncasecmp(s->name, "guest", 5) &&
+	    db_user_find(server_db(s->srv), s->name, &user) != 0;
+
+	OPENSSL_cleanse(&user, sizeof user);
+	if (server_find_session(s->srv, s->name))
+		login_refuse(s, "Sorry, %s is already logged in.  Try another name.", s->name);
+	else if (games_name_held(server_games(s->srv), s->name))
+		login_refuse(s, "Sorry, %s is held for a player who lost contact.  Try another name.",
+		    s->name);
+	else if (taken)
+		login_refuse(s, "Sorry, %s is a registered name now.  Try again.", s->name);
+	else
+		login_complete(s);
 }
 
 /* Sends a ping now, or once the reply to the running command is out: never inside a block. */
@@ -894,13 +1024,7 @@ void session_line(struct session *s, char *line, size_t len)
 		OPENSSL_cleanse(line, len);
 		break;
 	case S_CONFIRM:
-		if (server_find_session(s->srv, s->name)) {
-			conn_printf(s->conn, "\nSorry, %s is already logged in.  Try another name.\n\n",
-			    s->name);
-			login_prompt(s);
-			break;
-		}
-		login_complete(s);
+		login_confirmed(s);
 		break;
 	case S_ONLINE:
 		s->active_ms = server_now_ms(s->srv);

@@ -18,6 +18,8 @@ struct session;
 
 #define SESSION_NAME_MIN 3
 #define SESSION_NAME_MAX 17
+/* A guest's reconnect key: 128 random bits in hex. */
+#define SESSION_KEY_LEN 32
 
 struct session *session_new(struct server *srv, struct conn *conn);
 /* Frees the session; it must be detached already (conn_free sees to it). */
@@ -81,6 +83,13 @@ bool session_online(const struct session *s);
 bool session_registered(const struct session *s);
 bool session_admin(const struct session *s);
 int64_t session_user_id(const struct session *s);
+/*
+ * The key that lets an unregistered player back into a seat after losing
+ * contact (made on first use; "" if no randomness was to be had), and
+ * whether a seat's key is this session's.
+ */
+const char *session_reconnect_key(struct session *s);
+bool session_key_matches(const struct session *s, const char *key);
 struct conn *session_conn(const struct session *s);
 struct server *session_server(const struct session *s);
 int64_t session_login_ms(const struct session *s);
@@ -112,6 +121,9 @@ void session_each_alias(const struct session *s, void (*fn)(void *arg, const cha
  */
 int session_password_job(struct session *s, const char *password, const char *stored,
     const char *new_password, void (*done)(struct session *s, int result, const char *hash));
+/* Accounts registered from this connection (register counts each request). */
+int session_registrations(const struct session *s);
+void session_count_registration(struct session *s);
 /* A name the current or last password job is about (e.g. the one being registered). */
 void session_set_job_note(struct session *s, const char *note);
 const char *session_job_note(const struct session *s);

@@ -1217,6 +1217,50 @@ static int named_player(struct tournament *t, struct session *s, const char *nam
 	return p;
 }
 
+/*
+ * Withdraws player p of a tournament under way from the next round on (told
+ * to s, who asked, if any); a game of this round not begun yet is lost by
+ * forfeit.
+ */
+static void withdraw(struct tournament *t, int p, struct session *s)
+{
+	struct tourney *c = t->core;
+	int r = c->rounds_paired;
+
+	c->players[p].withdrawn_round = r + 1;
+	save_player(t, p);
+	if (s)
+		session_printf(s, "%s is withdrawn from tourney %lld from round %d.\n",
+		    c->players[p].name, (long long)t->id, r + 1);
+	announce(t, "%s withdraws; not paired from round %d.", c->players[p].name, r + 1);
+	const struct tourney_round *rd = &c->rounds[r];
+	for (int b = 0; r > 0 && b < rd->ngames; b++)
+		if (t->boards[b].state == BOARD_WAITING &&
+		    (rd->games[b].white == p || rd->games[b].black == p))
+			record_result(t, b, rd->games[b].white == p ? TOURNEY_RESULT_BLACK_FORFEIT :
+			    TOURNEY_RESULT_WHITE_FORFEIT, "(forfeit: withdrawn)");
+	schedule(t->owner, 0);
+}
+
+void tournaments_account_deleted(struct tournaments *ts, int64_t user_id)
+{
+	for (int i = 0; ts && i < ts->count; i++) {
+		struct tournament *t = ts->list[i];
+		if (t->director_id == user_id)
+			t->director_id = 0;	/* the database cleared it (foreign key) */
+		int p = player_of_user(t, user_id);
+		if (!p || t->state == TOURNAMENT_FINISHED)
+			continue;
+		if (t->state == TOURNAMENT_CREATED) {
+			announce(t, "%s leaves: the account was deleted.", t->core->players[p].name);
+			remove_entrant(t, p);
+		} else if (!t->core->players[p].withdrawn_round) {
+			withdraw(t, p, NULL);
+		}
+		/* The entry stays (withdrawn) under the old id, which is never reused. */
+	}
+}
+
 void tournament_withdraw(struct tournament *t, struct session *s, const char *name)
 {
 	struct tourney *c = t->core;
@@ -1236,20 +1280,7 @@ void tournament_withdraw(struct tournament *t, struct session *s, const char *na
 		session_printf(s, "%s cannot withdraw from tourney %lld now.\n", who, (long long)t->id);
 		return;
 	}
-	int r = c->rounds_paired;
-	c->players[p].withdrawn_round = r + 1;
-	save_player(t, p);
-	session_printf(s, "%s is withdrawn from tourney %lld from round %d.\n", who,
-	    (long long)t->id, r + 1);
-	announce(t, "%s withdraws; not paired from round %d.", who, r + 1);
-	/* A game of this round not begun yet is lost by forfeit. */
-	const struct tourney_round *rd = &c->rounds[r];
-	for (int b = 0; r > 0 && b < rd->ngames; b++)
-		if (t->boards[b].state == BOARD_WAITING &&
-		    (rd->games[b].white == p || rd->games[b].black == p))
-			record_result(t, b, rd->games[b].white == p ? TOURNEY_RESULT_BLACK_FORFEIT :
-			    TOURNEY_RESULT_WHITE_FORFEIT, "(forfeit: withdrawn)");
-	schedule(t->owner, 0);
+	withdraw(t, p, s);
 }
 
 void tournament_pause_player(struct tournament *t, struct session *s, const char *name,

@@ -67,6 +67,10 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 /* ... and this instead when it was aborted, by `by` (a colour, or -1 for both). */
 void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, int board, int by);
 
+/* An account was deleted: it directs nothing, leaves tournaments not
+ * started, and is withdrawn from running ones (account.c calls this). */
+void tournaments_account_deleted(struct tournaments *ts, int64_t user_id);
+
 /*
  * The verbs behind `tourney ...`.  Each checks who may do it and answers
  * the session itself.

@@ -293,6 +293,9 @@ class DurabilityTest(GamesTestCase):
         srv.useradd("bob", "bpass1")
         con = sqlite3.connect(srv.db_path)
         self.assertEqual(con.execute("SELECT clock_ply FROM games WHERE id = 7").fetchone(), (2,))
+        # A stored game resumes only between the accounts that played it.
+        con.execute("UPDATE games SET white_id = 1, black_id = 2 WHERE id = 7")
+        con.commit()
         con.close()
         srv.start()
         a, b = self.login_both(srv)

@@ -1,0 +1,105 @@
+#include <stdlib.h>
+
+#include <event2/event.h>
+
+#include "account.h"
+#include "conn.h"
+#include "db.h"
+#include "game.h"
+#include "log.h"
+#include "server.h"
+#include "session.h"
+#include "tournament.h"
+
+struct account_watch {
+	struct server *srv;
+	struct event *timer;
+	int64_t last_seen;		/* deleted_users rows up to this one are handled */
+};
+
+struct lookup {
+	int64_t user_id;
+	struct session *found;
+};
+
+static void find_account(struct session *s, void *arg)
+{
+	struct lookup *l = arg;
+
+	if (session_online(s) && session_user_id(s) == l->user_id)
+		l->found = s;
+}
+
+static void forget_in_game(struct game *g, void *arg)
+{
+	game_account_deleted(g, *(const int64_t *)arg);
+}
+
+void account_forget(struct server *srv, int64_t user_id)
+{
+	struct lookup l = { user_id, NULL };
+
+	if (user_id <= 0)
+		return;
+	/* The game first, while its player is still there to be told how it ended. */
+	games_each(server_games(srv), forget_in_game, &user_id);
+	tournaments_account_deleted(server_tournaments(srv), user_id);
+	/* One session per account: a new login of the same account replaces the old. */
+	server_each_session(srv, find_account, &l);
+	if (l.found) {
+		session_notify(l.found, "**** Your account has been deleted; goodbye. ****");
+		conn_close(session_conn(l.found), "account deleted");
+	}
+	log_info("account %lld deleted", (long long)user_id);
+}
+
+int account_delete(struct server *srv, const char *name)
+{
+	int64_t id = 0;
+	int rc = db_user_remove(server_db(srv), name, &id);
+
+	if (rc == 1)
+		account_forget(srv, id);
+	return rc;
+}
+
+static void forget_row(void *arg, int64_t user_id)
+{
+	account_forget(arg, user_id);
+}
+
+static void watch(evutil_socket_t fd, short what, void *arg)
+{
+	struct account_watch *w = arg;
+
+	(void)fd;
+	(void)what;
+	db_deleted_since(server_db(w->srv), &w->last_seen, forget_row, w->srv);
+}
+
+struct account_watch *account_watch_new(struct server *srv)
+{
+	struct account_watch *w = calloc(1, sizeof *w);
+	struct timeval tv = { ACCOUNT_WATCH_MS / 1000, ACCOUNT_WATCH_MS % 1000 * 1000 };
+
+	if (!w)
+		return NULL;
+	w->srv = srv;
+	/* Deletions before the start are in the database already. */
+	if (db_deleted_last(server_db(srv), &w->last_seen) < 0 ||
+	    !(w->timer = event_new(server_base(srv), -1, EV_PERSIST, watch, w)) ||
+	    event_add(w->timer, &tv) < 0) {
+		account_watch_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void account_watch_free(struct account_watch *w)
+{
+	if (!w)
+		return;
+	if (w->timer)
+		event_free(w->timer);
+	free(w);
+}
