@@ -46,6 +46,7 @@ struct ui {
 	struct game_view *view;
 	struct event *stdin_ev, *tick, *sigwinch, *sigint;
 	bool editing;			/* libedit owns the input line */
+	bool accepted;			/* a line was accepted and no key typed since */
 	bool confirm_resign;
 	char premove[INPUT_LINE_MAX];
 	char *messages[UI_MESSAGE_LINES];
@@ -161,7 +162,14 @@ static bool send_request(struct ui *u, const char *command, enum request_kind ki
 /* Puts the input line back after output went over it. */
 static void restore_input(struct ui *u)
 {
-	if (u->editing)
+	/*
+	 * Until the next key libedit still holds the line just accepted and
+	 * would draw it again; what it has on screen is an empty line after the
+	 * prompt, so that is what is drawn.
+	 */
+	if (u->editing && u->accepted)
+		fputs(UI_PROMPT, stdout);
+	else if (u->editing)
 		rl_forced_update_display();
 	fflush(stdout);
 }
@@ -276,6 +284,7 @@ static void on_input(char *line)
 		text++;
 	if (*text)
 		add_history(text);
+	u->accepted = true;
 	if (u->offline && *text) {
 		if (!strcasecmp(text, "quit"))
 			give_up(u, EXIT_OK, "Not reconnecting.");
@@ -329,6 +338,7 @@ static void stdin_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	(void)arg;
+	the_ui->accepted = false;
 	rl_callback_read_char();
 }
 
