@@ -23,7 +23,7 @@ enum stmt {
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF, ST_GAMES_OF_STATUS,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
-	/* tournaments (issue 7) */
+	/* tournaments */
 	ST_TOURNEY_INSERT, ST_TOURNEY_UPDATE, ST_TOURNEY_EACH, ST_TOURNEY_PLAYER_PUT,
 	ST_TOURNEY_PLAYER_DEL, ST_TOURNEY_PLAYERS, ST_TOURNEY_BYE_PUT, ST_TOURNEY_BYE_DEL,
 	ST_TOURNEY_BYES, ST_TOURNEY_PAIRING_PUT, ST_TOURNEY_PAIRINGS, ST_GAME_SET_TOURNEY,
@@ -110,7 +110,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (user_id, category) "
 	    "DO UPDATE SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
 	    "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws",
-	/* --- tournaments (issue 7) --- */
+	/* --- tournaments --- */
 	[ST_TOURNEY_INSERT] = "INSERT INTO tourneys (name, kind, rounds, time_control, rated, "
 	    "director_id, director, state, current_round, tiebreaks, bye_half, created) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -1005,7 +1005,7 @@ int db_rating_put(struct db *db, int64_t user_id, const char *category, const st
 	return step_done(db, st);
 }
 
-/* --- tournaments (issue 7) --- */
+/* --- tournaments --- */
 
 /* Steps a prepared read, resetting it; -1 on an error. */
 int64_t db_tourney_insert(struct db *db, const struct db_tourney *t)

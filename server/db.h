@@ -171,7 +171,7 @@ int db_record_find(struct db *db, const char *name, int number, struct db_game *
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out);
 int db_rating_put(struct db *db, int64_t user_id, const char *category, const struct db_rating *r);
 
-/* --- tournaments (issue 7; sql/0003-tourneys.sql) --- */
+/* --- tournaments (sql/0003-tourneys.sql) --- */
 
 struct db_tourney {
 	int64_t id;

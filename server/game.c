@@ -63,7 +63,7 @@ struct game {
 	int64_t started_unix;
 	bool over;
 	int aborted_by;			/* who ended it by aborting: a colour, -1 both */
-	/* Tournament games (issue 7): where the game is played; 0 otherwise. */
+	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
 };
@@ -626,7 +626,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 		return NULL;
 	}
 	g->number = take_number(server_games(srv), g);
-	/* Tournament games (issue 7). */
+	/* Tournament games. */
 	g->tourney_id = p->tourney_id;
 	g->tourney_round = p->tourney_round;
 	g->tourney_board = p->tourney_board;
@@ -735,7 +735,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	snprintf(g->rating_text[WHITE], sizeof g->rating_text[WHITE], "%s", row.white_rating);
 	snprintf(g->rating_text[BLACK], sizeof g->rating_text[BLACK], "%s", row.black_rating);
 	g->started_unix = row.started;
-	/* Tournament games (issue 7) keep their board when resumed. */
+	/* Tournament games keep their board when resumed. */
 	if (db_game_tourney(server_db(srv), id, &g->tourney_id, &g->tourney_round,
 	    &g->tourney_board) < 0)
 		g->tourney_id = 0;
@@ -992,7 +992,7 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	g->observer_count = 0;
 	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
 	retire(g);
-	/* Tournament games (issue 7): the tournament records the result. */
+	/* Tournament games: the tournament records the result. */
 	if (g->tourney_id && !strcmp(status, "aborted"))
 		tournament_game_aborted(g->srv, g->tourney_id, g->tourney_round, g->tourney_board,
 		    g->aborted_by);

@@ -28,7 +28,7 @@ struct game_params {
 	struct clock_control tc;
 	bool rated;
 	const char *fen;		/* NULL: the standard start */
-	/* Tournament games (issue 7): the board they are played on; 0 otherwise. */
+	/* Tournament games: the board they are played on; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
 };
@@ -113,7 +113,7 @@ int64_t game_started(const struct game *g);
 const char *game_last_verbose(const struct game *g);
 int game_last_dpp(const struct game *g);
 bool game_over(const struct game *g);
-/* Tournament games (issue 7): the tournament's id, 0 for other games. */
+/* Tournament games: the tournament's id, 0 for other games. */
 int64_t game_tourney_id(const struct game *g);
 
 #endif

@@ -78,7 +78,7 @@ struct server {
 	struct account_watch *account_watch;	/* accounts deleted beside us */
 	struct games *games;
 	struct offers *offers;
-	struct tournaments *tournaments;	/* issue 7 */
+	struct tournaments *tournaments;
 	int lock_fd;
 	struct conn_list conns, dirty, closed, holding;
 	struct syncer *syncer;		/* NULL: commits flush in the loop */
@@ -766,7 +766,7 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot set up games");
 		goto fail;
 	}
-	/* Tournaments (issue 7): after the orphans are adjourned, so their boards resume them. */
+	/* Tournaments: after the orphans are adjourned, so their boards resume them. */
 	if (!(srv->tournaments = tournaments_new(srv)) || tournaments_load(srv->tournaments) < 0) {
 		snprintf(err, errlen, "cannot load tournaments");
 		goto fail;

@@ -31,7 +31,7 @@ void server_free(struct server *srv);
 struct event_base *server_base(struct server *srv);
 struct db *server_db(struct server *srv);
 struct games *server_games(struct server *srv);
-/* Tournaments (issue 7). */
+/* Tournaments. */
 struct tournaments *server_tournaments(struct server *srv);
 struct offers *server_offers(struct server *srv);
 struct hasher *server_hasher(struct server *srv);

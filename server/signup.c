@@ -1,12 +1,12 @@
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "address.h"
 #include "signup.h"
 
 struct signup {
-	char key[INET6_ADDRSTRLEN];	/* "" when the slot is free */
+	char key[ADDRESS_BLOCK_MAX];	/* "" when the slot is free */
 	int count;
 	int64_t window_start_ms;
 };
@@ -25,19 +25,6 @@ void signups_free(struct signups *su)
 	free(su);
 }
 
-/* IPv4 as it is; IPv6 cut to its /64, where one subscriber has every address. */
-static void address_key(const char *addr, char *key, size_t len)
-{
-	unsigned char a6[16];
-
-	if (strchr(addr, ':') && inet_pton(AF_INET6, addr, a6) == 1) {
-		memset(a6 + 8, 0, 8);
-		if (inet_ntop(AF_INET6, a6, key, (socklen_t)len))
-			return;
-	}
-	snprintf(key, len, "%s", addr);
-}
-
 static uint32_t key_hash(const char *key)
 {
 	uint32_t h = 2166136261u;
@@ -54,10 +41,11 @@ static uint32_t key_hash(const char *key)
  */
 static struct signup *slot_of(struct signups *su, const char *addr, int64_t now_ms, bool create)
 {
-	char key[INET6_ADDRSTRLEN];
+	char key[ADDRESS_BLOCK_MAX];
 	struct signup *reuse = NULL;
 
-	address_key(addr, key, sizeof key);
+	/* IPv4 as it is; IPv6 by its /64, where one subscriber has every address. */
+	address_block(addr, 32, 64, key, sizeof key);
 	uint32_t start = key_hash(key) % SIGNUP_ADDRESSES_MAX;
 	for (uint32_t i = 0; i < SIGNUP_ADDRESSES_MAX; i++) {
 		struct signup *e = &su->slots[(start + i) % SIGNUP_ADDRESSES_MAX];

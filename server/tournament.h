@@ -1,5 +1,5 @@
 /*
- * Club tournaments run by the server (issue 7): the live registry, owned by
+ * Club tournaments run by the server: the live registry, owned by
  * the server like `struct games`.  Each tournament keeps the pure core's
  * struct tourney (players, rounds, results) and, for the round being
  * played, what happens on each board: waiting for its players, playing a

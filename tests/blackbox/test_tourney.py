@@ -1,4 +1,4 @@
-"""Black-box tests of club tournaments (issue 7): a 6-player round robin and
+"""Black-box tests of club tournaments: a 6-player round robin and
 an 8-player 3-round Swiss played to final standings by registered clients
 over the FICS protocol, with a requested bye, a withdrawal, a restart by
 SIGKILL in the middle of a round, a forfeit for a player absent at the
