@@ -358,21 +358,22 @@ static void release(struct server *srv, struct conn *c)
  * output it queued, then free the connections it closed.  Nothing about a
  * write reaches a client before its commit is durable: with a syncer the
  * pass's output is held until the syncer has flushed the commit, and the
- * loop goes on meanwhile.
+ * loop goes on meanwhile.  Every pass's output waits for the newest commit,
+ * not only the output of the pass that made it: a later pass may show the
+ * same state to someone else (a third party's "moves" or "refresh").
  */
 static void pass_end(struct server *srv)
 {
-	uint64_t need = 0;
-
 	if (db_pending(srv->db)) {
 		if (db_commit(srv->db) < 0)
 			fatal("database commit failed; stopping rather than acknowledge unsaved data");
-		need = ++srv->commit_seq;
+		++srv->commit_seq;
 		if (srv->syncer)
-			syncer_request(srv->syncer, need);
+			syncer_request(srv->syncer, srv->commit_seq);
 		else
-			srv->durable_seq = need;
+			srv->durable_seq = srv->commit_seq;
 	}
+	uint64_t need = srv->commit_seq;
 	for (size_t i = 0; i < srv->dirty.count; i++) {
 		struct conn *c = srv->dirty.items[i];
 		bool was_holding = conn_holding(c);
