@@ -599,6 +599,8 @@ static void begin_shutdown(struct server *srv, const char *why)
 		evconnlistener_disable(srv->plain);
 	if (srv->secure)
 		evconnlistener_disable(srv->secure);
+	/* Before the players' connections close, which would abort guests' games. */
+	games_adjourn_all(srv->games, "Game adjourned when the server shut down");
 	for (size_t i = 0; i < srv->conns.count; i++) {
 		struct conn *c = srv->conns.items[i];
 		struct session *s = conn_session(c);
