@@ -79,7 +79,7 @@ static void schedule(struct conn *c)
 	int64_t candidates[] = {
 		c->state == CONN_HANDSHAKE ? c->handshake_at : 0,
 		c->logged_in ? 0 : c->login_at,
-		c->logged_in ? 0 : c->idle_at,
+		c->logged_in || c->hold ? 0 : c->idle_at,
 		c->state == CONN_CLOSING ? c->drain_at : 0,
 		c->wake_at,
 		c->rate_paused ? c->rate_resume_at : 0,
@@ -427,10 +427,17 @@ bool conn_closing(const struct conn *c)
 	return c->state >= CONN_CLOSING;
 }
 
+/*
+ * While input is held the server owes the client an answer (a password
+ * hashing, a login delay): the idle timer counts only the time after it.
+ */
 void conn_hold_input(struct conn *c, bool hold)
 {
+	if (c->hold && !hold && !c->logged_in)
+		c->idle_at = server_now_ms(c->srv) + limits_of(c)->unauth_idle_ms;
 	c->hold = hold;
 	update_reading(c);
+	schedule(c);
 	if (!hold && c->state == CONN_OPEN)
 		process_input(c);
 }
@@ -634,7 +641,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		conn_abort(c, "TLS handshake timeout");
 		return;
 	}
-	if (!c->logged_in && (now >= c->login_at || now >= c->idle_at)) {
+	if (!c->logged_in && (now >= c->login_at || (!c->hold && now >= c->idle_at))) {
 		conn_puts(c, now >= c->login_at ? "**** LOGIN TIMEOUT ****\n" :
 		    "**** Idle too long before logging in ****\n");
 		conn_close(c, now >= c->login_at ? "login timeout" : "idle before login");

@@ -705,9 +705,13 @@ static void verify_done(struct session *s, int result, const char *hash);
 /* Hands the password to the hasher; input waits until the answer comes. */
 static void login_verify(struct session *s, const char *password)
 {
+	bool delayed = s->state == S_VERIFYING;	/* input held since login_password */
+
 	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
 		conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
 		login_prompt(s);
+		if (delayed)
+			conn_hold_input(s->conn, false);
 		return;
 	}
 	s->state = S_VERIFYING;
