@@ -1374,7 +1374,7 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	for (int i = 0; i < g->observer_count; i++) {
 		if (g->observers[i] == from)
 			continue;
-		if (!session_var(g->observers[i], VAR_KIBITZ))
+		if (!session_var(g->observers[i], VAR_KIBITZ) || !session_offer_chat(g->observers[i]))
 			continue;
 		session_notify(g->observers[i], "%s(%s)[%d] %s: %s", session_name(from), rating,
 		    g->number, verb, text);

@@ -19,6 +19,7 @@
 #include <event2/listener.h>
 #include <openssl/rand.h>
 
+#include "backlog.h"
 #include "config.h"
 #include "conn.h"
 #include "db.h"
@@ -66,6 +67,7 @@ struct server {
 	struct tournaments *tournaments;	/* issue 7 */
 	int lock_fd;
 	struct conn_list conns, dirty, closed, holding;
+	struct backlog *backlog;	/* output queued on every connection */
 	struct syncer *syncer;		/* NULL: commits flush in the loop */
 	uint64_t commit_seq;		/* commits made */
 	uint64_t durable_seq;		/* commits known to be on disk */
@@ -104,6 +106,7 @@ struct games *server_games(struct server *srv) { return srv->games; }
 struct tournaments *server_tournaments(struct server *srv) { return srv->tournaments; }
 struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
+struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
 int server_conn_count(struct server *srv) { return (int)srv->conns.count; }
@@ -354,6 +357,26 @@ static void release(struct server *srv, struct conn *c)
 }
 
 /*
+ * Past the server-wide output budget, the clients furthest behind (the
+ * most output their sockets would not take) go first: one slow reader
+ * among many cannot make the server hold the output of all.  Output held
+ * for the disk or queued this pass is no client's fault and drops no one.
+ * Before the commit, so what their going writes (a game adjourned) is in it.
+ */
+static void enforce_output_budget(struct server *srv)
+{
+	size_t budget = (size_t)srv->cfg->limits.output_total_bytes;
+	struct backlog_entry *largest;
+
+	while (backlog_total(srv->backlog) > budget && (largest = backlog_largest(srv->backlog)) &&
+	    largest->bytes) {
+		log_warn("output: %zu bytes queued in all, over the budget of %zu; dropping a client "
+		    "%zu behind", backlog_total(srv->backlog), budget, largest->bytes);
+		conn_abort(largest->owner, "output over the server's total budget (largest backlog)");
+	}
+}
+
+/*
  * The end of every loop pass: commit what the pass wrote, then release the
  * output it queued, then free the connections it closed.  Nothing about a
  * write reaches a client before its commit is durable: with a syncer the
@@ -364,6 +387,7 @@ static void release(struct server *srv, struct conn *c)
  */
 static void pass_end(struct server *srv)
 {
+	enforce_output_budget(srv);
 	if (db_pending(srv->db)) {
 		if (db_commit(srv->db) < 0)
 			fatal("database commit failed; stopping rather than acknowledge unsaved data");
@@ -653,6 +677,10 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	srv->cfg = cfg;
 	srv->lock_fd = -1;
 	srv->started_ms = server_now_ms(srv);
+	if (!(srv->backlog = backlog_new())) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	RAND_bytes((unsigned char *)&srv->guest_counter, sizeof srv->guest_counter);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -747,6 +775,7 @@ void server_free(struct server *srv)
 		return;
 	while (srv->conns.count)
 		release(srv, srv->conns.items[srv->conns.count - 1]);
+	backlog_free(srv->backlog);
 	tdestroy(srv->sessions, free);
 	tdestroy(srv->addresses, free_tally);
 	tdestroy(srv->names, free_tally);

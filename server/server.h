@@ -16,6 +16,7 @@ struct tournaments;
 struct offers;
 struct event_base;
 struct hasher;
+struct backlog;
 struct session;
 struct tls;
 
@@ -34,6 +35,8 @@ struct games *server_games(struct server *srv);
 struct tournaments *server_tournaments(struct server *srv);
 struct offers *server_offers(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
+/* Every connection's pending output, for the server-wide budget. */
+struct backlog *server_backlog(struct server *srv);
 const struct config *server_config(const struct server *srv);
 /* Milliseconds on a monotonic clock, cached per loop pass. */
 int64_t server_now_ms(struct server *srv);

@@ -1,0 +1,164 @@
+"""Output flood: many clients that never read, in a busy channel.
+
+VICTIMS guests join a channel and never read (small receive buffers, so
+the kernel holds little for them); SENDERS others in the channel send long
+channel tells at the command rate and read everything they are sent.
+Without a server-wide budget every victim's backlog grows to the
+per-client hard limit (4 MiB each: hundreds of MB).  With it:
+  - chat stops being queued for a reader past the soft limit, so no victim
+    holds much more than output_soft_bytes;
+  - past output_total_bytes the largest backlogs are dropped first;
+  - chessd's RSS stays within RSS_BOUND of what it was before the flood,
+    a fresh login is answered within 1 s throughout, and SIGTERM ends it
+    within the shutdown bound.
+Addresses are spread over 127.0.0.x so no per-address cap is in the way.
+"""
+import os
+import select
+import signal
+import socket
+import sys
+import time
+
+from chessd_harness import ChessdTestCase, main
+
+VICTIMS = int(os.environ.get("CHESSD_FLOOD_VICTIMS", "200"))
+SENDERS = int(os.environ.get("CHESSD_FLOOD_SENDERS", "60"))
+FLOOD_S = float(os.environ.get("CHESSD_FLOOD_SECONDS", "10"))
+READERS = 5
+TELLS_PER_S = 19                 # under the default commands_per_sec (20)
+CHANNEL = 50
+TEXT = "x" * 1000
+MIB = 1024 * 1024
+# The budget's default, and what the RSS may grow by over its start: the
+# budget plus the evbuffers' slack around it and the sessions themselves.
+TOTAL_BYTES = 64 * MIB
+RSS_BOUND = TOTAL_BYTES + 48 * MIB
+LOGIN_S = 1.0
+SHUTDOWN_S = 10.0
+
+
+def cpu_s(pid):
+    """User + system CPU seconds chessd has used."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS for %d" % pid)
+
+
+class FloodOutputTest(ChessdTestCase):
+
+    def join(self, srv, source, rcvbuf=None, member=True):
+        c = self.connect(srv, source=source, rcvbuf=rcvbuf)
+        c.login_guest(30)
+        if member:
+            c.command("set ctell 1", 30)
+            c.command("+channel %d" % CHANNEL, 30)
+        c.buf = c.seen = b""
+        return c
+
+    def fresh_login_s(self, srv):
+        """Seconds from connecting to the login prompt, and from "guest" to its answer."""
+        t0 = time.monotonic()
+        c = self.connect(srv, source="127.0.0.9")
+        c.expect(b"login: ", 30)
+        t1 = time.monotonic()
+        c.send_line("guest")
+        c.expect(b"Press return to enter the server as", 30)
+        t2 = time.monotonic()
+        c.close()
+        self._clients.remove(c)
+        return max(t1 - t0, t2 - t1)
+
+    def flood(self, srv):
+        victims = [self.join(srv, "127.0.0.%d" % (2 + i % 3), rcvbuf=4096)
+                   for i in range(VICTIMS)]
+        # Senders need not be in the channel; readers are, and read all.
+        senders = [self.join(srv, "127.0.0.6", member=False) for _ in range(SENDERS)]
+        # Readers keep up: a large receive buffer takes what the server sends.
+        readers = [self.join(srv, "127.0.0.7", rcvbuf=8 * MIB) for _ in range(READERS)]
+        for c in senders + readers:
+            c.sock.setblocking(False)
+        sink = bytearray(1 << 20)
+        pid = srv.proc.pid
+        rss_start = rss_bytes(pid)
+        stats = {"rss_start": rss_start, "rss_max": rss_start, "login_max": 0.0}
+        cpu_start = cpu_s(pid)
+        line = ("tell %d %s\n" % (CHANNEL, TEXT)).encode()
+        t0 = time.monotonic()
+        sent = [0] * len(senders)
+        next_login = t0
+        socks = {c.sock: c for c in senders + readers}
+        while time.monotonic() - t0 < FLOOD_S:
+            now = time.monotonic()
+            due = int((now - t0) * TELLS_PER_S * 0.9) + 1
+            for i, c in enumerate(senders):
+                if c.sock in socks and sent[i] < due:
+                    try:
+                        c.sock.send(line)
+                        sent[i] += 1
+                    except (BlockingIOError, ConnectionError):
+                        pass
+            ready, _, _ = select.select(list(socks), [], [], 0.01)
+            for s in ready:
+                try:
+                    if not s.recv_into(sink):
+                        del socks[s]
+                except BlockingIOError:
+                    pass
+                except ConnectionError:
+                    del socks[s]
+            stats["rss_max"] = max(stats["rss_max"], rss_bytes(pid))
+            if now >= next_login:
+                stats["login_max"] = max(stats["login_max"], self.fresh_login_s(srv))
+                next_login = time.monotonic() + 1.0
+        stats["tells"] = sum(sent)
+        stats["cpu"] = (cpu_s(pid) - cpu_start) / (time.monotonic() - t0)
+        stats["clients_left"] = len(socks)
+        stats["victims"] = victims
+        t = time.monotonic()
+        srv.signal(signal.SIGTERM)
+        srv.wait_exit(60)
+        stats["sigterm_s"] = time.monotonic() - t
+        sys.stderr.write("\n[flood: %d tells; RSS %.1f -> max %.1f MiB; fresh login max %.2f s; "
+                         "SIGTERM to exit %.2f s; %d of %d senders and readers kept; chessd CPU %.0f%%]\n" % (
+                             stats["tells"], rss_start / MIB, stats["rss_max"] / MIB,
+                             stats["login_max"], stats["sigterm_s"], len(socks),
+                             SENDERS + READERS, stats["cpu"] * 100))
+        return stats
+
+    def test_flood_with_default_limits(self):
+        srv = self.start_server(tls=False, )
+        st = self.flood(srv)
+        # Each victim was sent more than the hard limit and a socket buffer hold.
+        self.assertGreater(st["tells"] * len(TEXT), 8 * MIB, "no flood: no test")
+        self.assertLess(st["rss_max"] - st["rss_start"], RSS_BOUND,
+                        "RSS grew by %.0f MiB" % ((st["rss_max"] - st["rss_start"]) / MIB))
+        self.assertLess(st["login_max"], LOGIN_S)
+        self.assertLess(st["sigterm_s"], SHUTDOWN_S)
+        self.assertEqual(st["clients_left"], SENDERS + READERS, "a reader was dropped")
+
+    def test_budget_drops_the_largest_backlogs(self):
+        budget = 8 * MIB
+        srv = self.start_server(tls=False, config={"output_total_bytes": budget})
+        st = self.flood(srv)
+        self.assertLess(st["rss_max"] - st["rss_start"], budget + 48 * MIB)
+        log = srv.log()
+        dropped = log.count("output over the server's total budget")
+        # 200 victims at the soft limit (256 KiB) would hold 50 MiB: some must go.
+        self.assertGreater(dropped, 0)
+        self.assertIn("chat lines skipped while it was behind", log)
+        self.assertNotIn("127.0.0.6): dropped", log, "a sender was dropped")
+        self.assertNotIn("127.0.0.7): dropped", log, "a reader was dropped")
+        self.assertLess(st["login_max"], LOGIN_S)
+
+
+if __name__ == "__main__":
+    main()
