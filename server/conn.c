@@ -512,7 +512,8 @@ void conn_hold_input(struct conn *c, bool hold)
 		c->idle_at = server_now_ms(c->srv) + limits_of(c)->unauth_idle_ms;
 	c->hold = hold;
 	update_reading(c);
-	schedule(c);
+	if (c->state == CONN_OPEN || c->state == CONN_HANDSHAKE)
+		schedule(c);
 	if (!hold && c->state == CONN_OPEN)
 		process_input(c);
 }
