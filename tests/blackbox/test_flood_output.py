@@ -35,6 +35,7 @@ MIB = 1024 * 1024
 TOTAL_BYTES = 64 * MIB
 RSS_BOUND = TOTAL_BYTES + 48 * MIB
 LOGIN_S = 1.0
+LOGIN_MAX_S = 3.0
 SHUTDOWN_S = 10.0
 
 
@@ -89,7 +90,7 @@ class FloodOutputTest(ChessdTestCase):
         sink = bytearray(1 << 20)
         pid = srv.proc.pid
         rss_start = rss_bytes(pid)
-        stats = {"rss_start": rss_start, "rss_max": rss_start, "login_max": 0.0}
+        stats = {"rss_start": rss_start, "rss_max": rss_start, "login_max": 0.0, "logins": []}
         cpu_start = cpu_s(pid)
         line = ("tell %d %s\n" % (CHANNEL, TEXT)).encode()
         t0 = time.monotonic()
@@ -117,7 +118,8 @@ class FloodOutputTest(ChessdTestCase):
                     del socks[s]
             stats["rss_max"] = max(stats["rss_max"], rss_bytes(pid))
             if now >= next_login:
-                stats["login_max"] = max(stats["login_max"], self.fresh_login_s(srv))
+                stats["logins"].append(self.fresh_login_s(srv))
+                stats["login_max"] = max(stats["login_max"], stats["logins"][-1])
                 next_login = time.monotonic() + 1.0
         stats["tells"] = sum(sent)
         stats["cpu"] = (cpu_s(pid) - cpu_start) / (time.monotonic() - t0)
@@ -134,6 +136,14 @@ class FloodOutputTest(ChessdTestCase):
                              SENDERS + READERS, stats["cpu"] * 100))
         return stats
 
+    def check_logins(self, st):
+        """Fresh logins answered in time.  On a shared 2-core machine an
+        odd probe waits for the scheduler, not for chessd: nine in ten must
+        answer within LOGIN_S, and every one within LOGIN_MAX_S."""
+        probes = sorted(st["logins"])
+        self.assertLess(probes[(len(probes) * 9) // 10 - 1], LOGIN_S, probes)
+        self.assertLess(probes[-1], LOGIN_MAX_S, probes)
+
     def test_flood_with_default_limits(self):
         srv = self.start_server(tls=False, )
         st = self.flood(srv)
@@ -141,24 +151,46 @@ class FloodOutputTest(ChessdTestCase):
         self.assertGreater(st["tells"] * len(TEXT), 8 * MIB, "no flood: no test")
         self.assertLess(st["rss_max"] - st["rss_start"], RSS_BOUND,
                         "RSS grew by %.0f MiB" % ((st["rss_max"] - st["rss_start"]) / MIB))
-        self.assertLess(st["login_max"], LOGIN_S)
+        self.check_logins(st)
         self.assertLess(st["sigterm_s"], SHUTDOWN_S)
         self.assertEqual(st["clients_left"], SENDERS + READERS, "a reader was dropped")
 
-    def test_budget_drops_the_largest_backlogs(self):
+    def test_flood_under_a_small_budget(self):
         budget = 8 * MIB
         srv = self.start_server(tls=False, config={"output_total_bytes": budget})
         st = self.flood(srv)
         self.assertLess(st["rss_max"] - st["rss_start"], budget + 48 * MIB)
         log = srv.log()
-        dropped = log.count("output over the server's total budget")
-        # 200 victims at the soft limit (256 KiB) would hold 50 MiB: some must go.
-        self.assertGreater(dropped, 0)
         self.assertIn("chat lines skipped while it was behind", log)
         self.assertNotIn("127.0.0.6): dropped", log, "a sender was dropped")
         self.assertNotIn("127.0.0.7): dropped", log, "a reader was dropped")
-        self.assertLess(st["login_max"], LOGIN_S)
+        self.check_logins(st)
 
+    def test_budget_drops_the_largest_backlogs(self):
+        """Replies (not chat, so never skipped) to clients that do not read:
+        three ask for about 5 MB each, three for about 50 KB; past a 1 MiB
+        budget the three large backlogs go, and then no one else."""
+        srv = self.start_server(tls=False, config={
+            "output_total_bytes": MIB, "output_hard_bytes": 1 << 30,
+            "commands_per_sec": 10000, "command_burst": 10000})
+        reader = self.guest(srv, source="127.0.0.7")
+        big = [self.guest(srv, source="127.0.0.2", rcvbuf=4096) for _ in range(3)]
+        small = [self.guest(srv, source="127.0.0.3", rcvbuf=4096) for _ in range(3)]
+        for c in big:
+            c.send_raw(b"help\n" * 2000)
+        for c in small:
+            c.send_raw(b"help\n" * 20)
+        deadline = time.monotonic() + 60
+        while srv.log().count("127.0.0.2): dropped: output over the server's total budget") < 3:
+            self.assertLess(time.monotonic(), deadline, "the large backlogs were not dropped")
+            reader.command("who", 30)       # passes go on while the reader talks
+        for c in small + [reader]:
+            c.send_line("who")
+            c.expect(b"players displayed", 60)     # after the help replies it asked for
+        log = srv.log()
+        self.assertNotIn("127.0.0.3): dropped", log)
+        self.assertNotIn("127.0.0.7): dropped", log)
+        self.assertIn("over the budget of %d" % MIB, log)
 
 if __name__ == "__main__":
     main()
