@@ -46,6 +46,12 @@ def cpu_s(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def sanitized(pid):
+    """ASan keeps freed memory in quarantine, so its RSS says nothing here."""
+    with open("/proc/%d/maps" % pid) as f:
+        return "libasan" in f.read()
+
+
 def rss_bytes(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
@@ -90,7 +96,7 @@ class FloodOutputTest(ChessdTestCase):
         sink = bytearray(1 << 20)
         pid = srv.proc.pid
         rss_start = rss_bytes(pid)
-        stats = {"rss_start": rss_start, "rss_max": rss_start, "login_max": 0.0, "logins": []}
+        stats = {"asan": sanitized(pid), "rss_start": rss_start, "rss_max": rss_start, "login_max": 0.0, "logins": []}
         cpu_start = cpu_s(pid)
         line = ("tell %d %s\n" % (CHANNEL, TEXT)).encode()
         t0 = time.monotonic()
@@ -141,16 +147,18 @@ class FloodOutputTest(ChessdTestCase):
         odd probe waits for the scheduler, not for chessd: nine in ten must
         answer within LOGIN_S, and every one within LOGIN_MAX_S."""
         probes = sorted(st["logins"])
-        self.assertLess(probes[(len(probes) * 9) // 10 - 1], LOGIN_S, probes)
-        self.assertLess(probes[-1], LOGIN_MAX_S, probes)
+        slow = 3 if st["asan"] else 1      # everything is 3-5x slower under ASan
+        self.assertLess(probes[(len(probes) * 9) // 10 - 1], LOGIN_S * slow, probes)
+        self.assertLess(probes[-1], LOGIN_MAX_S * slow, probes)
 
     def test_flood_with_default_limits(self):
         srv = self.start_server(tls=False, )
         st = self.flood(srv)
         # Each victim was sent more than the hard limit and a socket buffer hold.
         self.assertGreater(st["tells"] * len(TEXT), 8 * MIB, "no flood: no test")
-        self.assertLess(st["rss_max"] - st["rss_start"], RSS_BOUND,
-                        "RSS grew by %.0f MiB" % ((st["rss_max"] - st["rss_start"]) / MIB))
+        if not st["asan"]:
+            self.assertLess(st["rss_max"] - st["rss_start"], RSS_BOUND,
+                            "RSS grew by %.0f MiB" % ((st["rss_max"] - st["rss_start"]) / MIB))
         self.check_logins(st)
         self.assertLess(st["sigterm_s"], SHUTDOWN_S)
         self.assertEqual(st["clients_left"], SENDERS + READERS, "a reader was dropped")
@@ -159,7 +167,8 @@ class FloodOutputTest(ChessdTestCase):
         budget = 8 * MIB
         srv = self.start_server(tls=False, config={"output_total_bytes": budget})
         st = self.flood(srv)
-        self.assertLess(st["rss_max"] - st["rss_start"], budget + 48 * MIB)
+        if not st["asan"]:
+            self.assertLess(st["rss_max"] - st["rss_start"], budget + 48 * MIB)
         log = srv.log()
         self.assertIn("chat lines skipped while it was behind", log)
         self.assertNotIn("127.0.0.6): dropped", log, "a sender was dropped")
