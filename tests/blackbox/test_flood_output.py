@@ -1,16 +1,17 @@
 """Output flood: many clients that never read, in a busy channel.
 
-VICTIMS guests join a channel and never read (small receive buffers, so
-the kernel holds little for them); SENDERS others in the channel send long
-channel tells at the command rate and read everything they are sent.
-Without a server-wide budget every victim's backlog grows to the
-per-client hard limit (4 MiB each: hundreds of MB).  With it:
-  - chat stops being queued for a reader past the soft limit, so no victim
-    holds much more than output_soft_bytes;
-  - past output_total_bytes the largest backlogs are dropped first;
-  - chessd's RSS stays within RSS_BOUND of what it was before the flood,
-    a fresh login is answered within 1 s throughout, and SIGTERM ends it
-    within the shutdown bound.
+VICTIMS guests join a channel and never read (small receive buffers);
+SENDERS others (not in it) send long channel tells at the command rate,
+and READERS in the channel read everything.  Without a server-wide budget
+every victim's backlog grows towards the per-client hard limit (4 MiB
+each: hundreds of MB).  With it:
+  - chat is not queued for a reader past the soft limit, nor, while the
+    server is over output_total_bytes, for anyone with output waiting;
+  - past output_total_bytes, at the end of the pass, the clients furthest
+    behind are dropped first (test_budget_drops_the_largest_backlogs);
+  - chessd's RSS grows by less than the budget plus 48 MiB, fresh logins
+    are answered within 1 s, no reader or sender is dropped, and SIGTERM
+    ends it within the shutdown bound.
 Addresses are spread over 127.0.0.x so no per-address cap is in the way.
 """
 import os
