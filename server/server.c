@@ -636,8 +636,13 @@ static void begin_shutdown(struct server *srv, const char *why)
 	struct conn **all = malloc(n * sizeof *all + 1);
 	if (all && n) {
 		memcpy(all, srv->conns.items, n * sizeof *all);
-		for (size_t i = 0; i < n; i++)
-			conn_close(all[i], "server shutdown");
+		for (size_t i = 0; i < n; i++) {
+			/* One that is far behind would only hold the exit up to the deadline. */
+			if (conn_backlogged(all[i]))
+				conn_abort(all[i], "server shutdown (too far behind to drain)");
+			else
+				conn_close(all[i], "server shutdown");
+		}
 	}
 	free(all);
 	struct timeval tv = { SERVER_SHUTDOWN_MS / 1000, (SERVER_SHUTDOWN_MS % 1000) * 1000 };
