@@ -58,6 +58,8 @@ static void tell_member(struct session *to, void *arg)
 		return;
 	if (!session_registered(t->from) && !session_var(to, VAR_CTELL))
 		return;
+	if (!session_offer_chat(to))
+		return;
 	session_notify(to, "%s%s(%d): %s", session_name(t->from), session_flags(t->from),
 	    t->channel, t->text);
 	t->told++;
@@ -137,7 +139,7 @@ static void shout_to(struct session *to, void *arg)
 {
 	struct shout *sh = arg;
 
-	if (to == sh->from || !session_var(to, VAR_SHOUT))
+	if (to == sh->from || !session_var(to, VAR_SHOUT) || !session_offer_chat(to))
 		return;
 	session_notify(to, "%s%s shouts: %s", session_name(sh->from), session_flags(sh->from),
 	    sh->text);

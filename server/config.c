@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ void config_defaults(struct config *c)
 		.command_burst = LIMIT_COMMAND_BURST,
 		.output_soft_bytes = LIMIT_OUTPUT_SOFT_BYTES,
 		.output_hard_bytes = LIMIT_OUTPUT_HARD_BYTES,
+		.output_total_bytes = LIMIT_OUTPUT_TOTAL_BYTES,
 		.login_free_failures = LIMIT_LOGIN_FREE_FAILURES,
 		.login_delay_base_ms = LIMIT_LOGIN_DELAY_BASE_MS,
 		.login_delay_max_ms = LIMIT_LOGIN_DELAY_MAX_MS,
@@ -87,6 +89,7 @@ static const struct int_key {
 	LIMIT_KEY(command_burst, 1, 100000),
 	LIMIT_KEY(output_soft_bytes, 1024, 1 << 30),
 	LIMIT_KEY(output_hard_bytes, 1024, 1 << 30),
+	LIMIT_KEY(output_total_bytes, 1024, INT_MAX),
 	LIMIT_KEY(login_free_failures, 0, 1000),
 	LIMIT_KEY(login_delay_base_ms, 0, 600000),
 	LIMIT_KEY(login_delay_max_ms, 0, 3600000),

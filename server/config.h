@@ -16,6 +16,7 @@ struct limits {
 	int command_burst;
 	int output_soft_bytes;
 	int output_hard_bytes;
+	int output_total_bytes;
 	int login_free_failures;
 	int login_delay_base_ms;
 	int login_delay_max_ms;

@@ -14,6 +14,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include "backlog.h"
 #include "config.h"
 #include "conn.h"
 #include "log.h"
@@ -39,6 +40,8 @@ struct conn {
 		size_t bytes;
 	} marks[CONN_HOLD_MARKS];
 	int mark_count;
+	struct backlog_entry queued;	/* libevent's output; other: pending + held */
+	uint64_t chat_skipped;		/* chat lines not sent: too far behind */
 	struct session *session;
 	struct event *timer;		/* the earliest deadline below */
 	uint64_t id;
@@ -62,6 +65,42 @@ struct conn {
 
 static uint64_t next_id = 1;
 
+/*
+ * Keep the connection's share of the server's output backlog exact: every
+ * change to one of its buffers (bytes queued, moved between them, written
+ * to the socket) passes through one of these, at O(log n) in the
+ * connections.  What libevent holds is what the socket would not take.
+ */
+static void count_unsent(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct conn *c = arg;
+
+	(void)buf;
+	if (info->n_added != info->n_deleted)
+		backlog_set(server_backlog(c->srv), &c->queued,
+		    c->queued.bytes + info->n_added - info->n_deleted);
+}
+
+static void count_waiting(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct conn *c = arg;
+
+	(void)buf;
+	if (info->n_added != info->n_deleted)
+		backlog_set_other(server_backlog(c->srv), &c->queued,
+		    c->queued.other + info->n_added - info->n_deleted);
+}
+
+/* The connection's buffers no longer count towards the server's budget. */
+static void uncount(struct conn *c)
+{
+	backlog_remove(server_backlog(c->srv), &c->queued);
+	if (c->chat_skipped)
+		log_info("conn %llu (%s): %llu chat lines skipped while it was behind",
+		    (unsigned long long)c->id, c->addr, (unsigned long long)c->chat_skipped);
+	c->chat_skipped = 0;
+}
+
 static const struct limits *limits_of(const struct conn *c)
 {
 	return &server_config(c->srv)->limits;
@@ -81,7 +120,7 @@ static void schedule(struct conn *c)
 	int64_t candidates[] = {
 		c->state == CONN_HANDSHAKE ? c->handshake_at : 0,
 		c->logged_in ? 0 : c->login_at,
-		c->logged_in ? 0 : c->idle_at,
+		c->logged_in || c->hold ? 0 : c->idle_at,
 		c->state == CONN_CLOSING ? c->drain_at : 0,
 		c->wake_at,
 		c->rate_paused ? c->rate_resume_at : 0,
@@ -134,7 +173,11 @@ struct conn *conn_new(struct server *srv, int fd, const struct sockaddr *sa, SSL
 	}
 	c->pending = evbuffer_new();
 	c->timer = evtimer_new(base, timer_cb, c);
-	if (!c->bev || !c->pending || !c->timer) {
+	c->queued.owner = c;
+	if (!c->bev || !c->pending || !c->timer ||
+	    backlog_add(server_backlog(srv), &c->queued) < 0 ||
+	    !evbuffer_add_cb(c->pending, count_waiting, c) ||
+	    !evbuffer_add_cb(bufferevent_get_output(c->bev), count_unsent, c)) {
 		if (!c->bev)
 			close(fd);
 		conn_free(c);
@@ -167,6 +210,14 @@ void conn_free(struct conn *c)
 	if (!c)
 		return;
 	session_free(c->session);
+	uncount(c);
+	/* Nothing may count into a freed connection. */
+	if (c->bev)
+		evbuffer_remove_cb(bufferevent_get_output(c->bev), count_unsent, c);
+	if (c->pending)
+		evbuffer_remove_cb(c->pending, count_waiting, c);
+	if (c->held)
+		evbuffer_remove_cb(c->held, count_waiting, c);
 	if (c->bev) {
 		SSL *ssl = c->tls ? bufferevent_openssl_get_ssl(c->bev) : NULL;
 		bufferevent_free(c->bev);
@@ -324,7 +375,7 @@ static void hold(struct conn *c, uint64_t seq)
 	size_t n = evbuffer_get_length(c->pending);
 	const struct limits *lim = limits_of(c);
 
-	if (!c->held && !(c->held = evbuffer_new())) {
+	if (!c->held && (!(c->held = evbuffer_new()) || !evbuffer_add_cb(c->held, count_waiting, c))) {
 		conn_abort(c, "out of memory holding output");
 		return;
 	}
@@ -392,6 +443,7 @@ static void finish(struct conn *c)
 			SSL_shutdown(ssl);
 	}
 	c->state = CONN_CLOSED;
+	uncount(c);
 	bufferevent_disable(c->bev, EV_READ | EV_WRITE);
 	event_del(c->timer);
 	server_conn_closed(c->srv, c);
@@ -419,6 +471,7 @@ void conn_close(struct conn *c, const char *reason)
 
 void conn_abort(struct conn *c, const char *reason)
 {
+	uncount(c);
 	if (c->state == CONN_CLOSED)
 		return;
 	log_info("conn %llu (%s): dropped: %s", (unsigned long long)c->id, c->addr, reason);
@@ -440,10 +493,40 @@ bool conn_hung_up(const struct conn *c)
 	return c->hung_up;
 }
 
+/*
+ * Behind: more waiting than the soft limit, or, while the server as a
+ * whole is over its budget, anything waiting at all.  Over the budget
+ * every client gets at most one line of chat per pass, so the total can
+ * pass the budget by no more than that until the pass ends and the
+ * furthest behind are dropped.
+ */
+bool conn_backlogged(const struct conn *c)
+{
+	const struct limits *lim = limits_of(c);
+	size_t waiting = c->queued.bytes + c->queued.other;
+
+	if (waiting > (size_t)lim->output_soft_bytes)
+		return true;
+	return waiting && backlog_total(server_backlog(c->srv)) > (size_t)lim->output_total_bytes;
+}
+
+void conn_skip_chat(struct conn *c)
+{
+	c->chat_skipped++;
+}
+
+/*
+ * While input is held the server owes the client an answer (a password
+ * hashing, a login delay): the idle timer counts only the time after it.
+ */
 void conn_hold_input(struct conn *c, bool hold)
 {
+	if (c->hold && !hold && !c->logged_in)
+		c->idle_at = server_now_ms(c->srv) + limits_of(c)->unauth_idle_ms;
 	c->hold = hold;
 	update_reading(c);
+	if (c->state == CONN_OPEN || c->state == CONN_HANDSHAKE)
+		schedule(c);
 	if (!hold && c->state == CONN_OPEN)
 		process_input(c);
 }
@@ -673,7 +756,7 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		conn_abort(c, "TLS handshake timeout");
 		return;
 	}
-	if (!c->logged_in && (now >= c->login_at || now >= c->idle_at)) {
+	if (!c->logged_in && (now >= c->login_at || (!c->hold && now >= c->idle_at))) {
 		conn_puts(c, now >= c->login_at ? "**** LOGIN TIMEOUT ****\n" :
 		    "**** Idle too long before logging in ****\n");
 		conn_close(c, now >= c->login_at ? "login timeout" : "idle before login");

@@ -51,6 +51,14 @@ void conn_abort(struct conn *c, const char *reason);
 bool conn_closing(const struct conn *c);
 /* The client closed its side while its input was held; its lines still run. */
 bool conn_hung_up(const struct conn *c);
+/*
+ * The client is behind (more output waits than the soft limit, or the
+ * server is over its total budget and the socket has not taken all it
+ * was given): text it can do without (chat) is skipped rather than
+ * queued, and counted with conn_skip_chat().
+ */
+bool conn_backlogged(const struct conn *c);
+void conn_skip_chat(struct conn *c);
 
 /* Stops or resumes handing lines to the session (e.g. while a password hashes). */
 void conn_hold_input(struct conn *c, bool hold);

@@ -81,6 +81,7 @@ struct games {
 static void arm_timer(struct game *g);
 static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
     const char *status);
+static void adjourn_now(struct game *g, const char *reason);
 
 /* --- registry --- */
 
@@ -799,6 +800,14 @@ int games_adjourn_orphans(struct server *srv)
 	if (o.count)
 		log_info("%d games in progress at the last stop are now adjourned", o.count);
 	return o.count;
+}
+
+void games_adjourn_all(struct games *gs, const char *reason)
+{
+	/* Ending a game takes it off by_number, so walk every number. */
+	for (int n = 1; n <= GAMES_MAX && gs->count; n++)
+		if (gs->by_number[n])
+			adjourn_now(gs->by_number[n], reason);
 }
 
 /* --- clocks --- */
@@ -1594,7 +1603,7 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	for (int i = 0; i < g->observer_count; i++) {
 		if (g->observers[i] == from)
 			continue;
-		if (!session_var(g->observers[i], VAR_KIBITZ))
+		if (!session_var(g->observers[i], VAR_KIBITZ) || !session_offer_chat(g->observers[i]))
 			continue;
 		session_notify(g->observers[i], "%s(%s)[%d] %s: %s", session_name(from), rating,
 		    g->number, verb, text);

@@ -53,6 +53,9 @@ struct game *games_find_absent(struct games *gs, struct session *s);
 bool games_name_held(struct games *gs, const char *name);
 /* At start-up: games left active by a crash become adjourned. */
 int games_adjourn_orphans(struct server *srv);
+/* The server is stopping: every game in progress is adjourned (guests' too,
+ * as after a crash), with its moves and both clocks. */
+void games_adjourn_all(struct games *gs, const char *reason);
 
 /* Starts a game; both sessions must be free.  NULL with a reason on failure. */
 struct game *game_start(struct server *srv, struct session *white, struct session *black,

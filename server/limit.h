@@ -24,6 +24,9 @@
  * it drains; above the hard limit the client is disconnected. */
 #define LIMIT_OUTPUT_SOFT_BYTES (256 * 1024)
 #define LIMIT_OUTPUT_HARD_BYTES (4 * 1024 * 1024)
+/* Pending output of all clients together: past it the clients with the
+ * largest backlogs are disconnected first, until the total is under it. */
+#define LIMIT_OUTPUT_TOTAL_BYTES (64 * 1024 * 1024)
 /* Failed logins: free attempts, then a delay doubling from the base. */
 #define LIMIT_LOGIN_FREE_FAILURES 3
 #define LIMIT_LOGIN_DELAY_BASE_MS 1000

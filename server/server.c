@@ -21,6 +21,7 @@
 
 #include "address.h"
 #include "account.h"
+#include "backlog.h"
 #include "config.h"
 #include "conn.h"
 #include "db.h"
@@ -81,6 +82,7 @@ struct server {
 	struct tournaments *tournaments;
 	int lock_fd;
 	struct conn_list conns, dirty, closed, holding;
+	struct backlog *backlog;	/* output queued on every connection */
 	struct syncer *syncer;		/* NULL: commits flush in the loop */
 	uint64_t commit_seq;		/* commits made */
 	uint64_t durable_seq;		/* commits known to be on disk */
@@ -120,6 +122,7 @@ struct tournaments *server_tournaments(struct server *srv) { return srv->tournam
 struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 struct signups *server_signups(struct server *srv) { return srv->signups; }
+struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
 int server_conn_count(struct server *srv) { return (int)srv->conns.count; }
@@ -422,27 +425,49 @@ static void release(struct server *srv, struct conn *c)
 }
 
 /*
+ * Past the server-wide output budget, the clients furthest behind (the
+ * most output their sockets would not take) go first: one slow reader
+ * among many cannot make the server hold the output of all.  Output held
+ * for the disk or queued this pass is no client's fault and drops no one.
+ * Before the commit, so what their going writes (a game adjourned) is in it.
+ */
+static void enforce_output_budget(struct server *srv)
+{
+	size_t budget = (size_t)srv->cfg->limits.output_total_bytes;
+	struct backlog_entry *largest;
+
+	while (backlog_total(srv->backlog) > budget && (largest = backlog_largest(srv->backlog)) &&
+	    largest->bytes) {
+		log_warn("output: %zu bytes queued in all, over the budget of %zu; dropping a client "
+		    "%zu behind", backlog_total(srv->backlog), budget, largest->bytes);
+		conn_abort(largest->owner, "output over the server's total budget (largest backlog)");
+	}
+}
+
+/*
  * The end of every loop pass: commit what the pass wrote, then release the
  * output it queued, then free the connections it closed.  Nothing about a
  * write reaches a client before its commit is durable: with a syncer the
  * pass's output is held until the syncer has flushed the commit, and the
- * loop goes on meanwhile.
+ * loop goes on meanwhile.  Every pass's output waits for the newest commit,
+ * not only the output of the pass that made it: a later pass may show the
+ * same state to someone else (a third party's "moves" or "refresh").
  */
 static void pass_end(struct server *srv)
 {
-	uint64_t need = 0;
-
+	enforce_output_budget(srv);
 	if (db_pending(srv->db)) {
 		/* Moves and new games were committed as they were made (db_commit_now);
 		 * what fails here is the rest of the pass, which is lost, not fatal. */
 		if (db_commit(srv->db) < 0)
 			log_error("database commit failed: this pass's other changes are lost");
-		need = ++srv->commit_seq;
+		++srv->commit_seq;
 		if (srv->syncer)
-			syncer_request(srv->syncer, need);
+			syncer_request(srv->syncer, srv->commit_seq);
 		else
-			srv->durable_seq = need;
+			srv->durable_seq = srv->commit_seq;
 	}
+	uint64_t need = srv->commit_seq;
 	for (size_t i = 0; i < srv->dirty.count; i++) {
 		struct conn *c = srv->dirty.items[i];
 		bool was_holding = conn_holding(c);
@@ -668,6 +693,8 @@ static void begin_shutdown(struct server *srv, const char *why)
 		evconnlistener_disable(srv->plain);
 	if (srv->secure)
 		evconnlistener_disable(srv->secure);
+	/* Before the players' connections close, which would abort guests' games. */
+	games_adjourn_all(srv->games, "Game adjourned when the server shut down");
 	for (size_t i = 0; i < srv->conns.count; i++) {
 		struct conn *c = srv->conns.items[i];
 		struct session *s = conn_session(c);
@@ -679,8 +706,13 @@ static void begin_shutdown(struct server *srv, const char *why)
 	struct conn **all = malloc(n * sizeof *all + 1);
 	if (all && n) {
 		memcpy(all, srv->conns.items, n * sizeof *all);
-		for (size_t i = 0; i < n; i++)
-			conn_close(all[i], "server shutdown");
+		for (size_t i = 0; i < n; i++) {
+			/* One that is far behind would only hold the exit up to the deadline. */
+			if (conn_backlogged(all[i]))
+				conn_abort(all[i], "server shutdown (too far behind to drain)");
+			else
+				conn_close(all[i], "server shutdown");
+		}
 	}
 	free(all);
 	struct timeval tv = { SERVER_SHUTDOWN_MS / 1000, (SERVER_SHUTDOWN_MS % 1000) * 1000 };
@@ -731,6 +763,10 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	srv->cfg = cfg;
 	srv->lock_fd = -1;
 	srv->started_ms = server_now_ms(srv);
+	if (!(srv->backlog = backlog_new())) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	RAND_bytes((unsigned char *)&srv->guest_counter, sizeof srv->guest_counter);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -826,6 +862,7 @@ void server_free(struct server *srv)
 		return;
 	while (srv->conns.count)
 		release(srv, srv->conns.items[srv->conns.count - 1]);
+	backlog_free(srv->backlog);
 	tdestroy(srv->sessions, free);
 	tdestroy(srv->addresses, free_tally);
 	tdestroy(srv->names, free_tally);

@@ -17,6 +17,7 @@ struct offers;
 struct event_base;
 struct hasher;
 struct signups;
+struct backlog;
 struct session;
 struct tls;
 
@@ -37,6 +38,8 @@ struct offers *server_offers(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
 /* Registrations per address per hour (signup.h). */
 struct signups *server_signups(struct server *srv);
+/* Every connection's pending output, for the server-wide budget. */
+struct backlog *server_backlog(struct server *srv);
 const struct config *server_config(const struct server *srv);
 /* Milliseconds on a monotonic clock, cached per loop pass. */
 int64_t server_now_ms(struct server *srv);

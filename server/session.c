@@ -210,6 +210,14 @@ void session_printf(struct session *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool session_offer_chat(struct session *s)
+{
+	if (!conn_backlogged(s->conn))
+		return true;
+	conn_skip_chat(s->conn);
+	return false;
+}
+
 void session_notify(struct session *s, const char *fmt, ...)
 {
 	va_list ap;

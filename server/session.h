@@ -69,6 +69,11 @@ enum {
  * session_notify sends unsolicited text on its own lines with a fresh prompt. */
 void session_printf(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_notify(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Whether chat (channel tells, shouts, kibitzes) may be queued for s now:
+ * false for a reader already too far behind, whose skipped line is counted.
+ */
+bool session_offer_chat(struct session *s);
 /* A one-line error: as a reply during a command, else as a notification. */
 void session_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

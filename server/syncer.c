@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -29,7 +30,21 @@ struct syncer {
 	struct event *ev;
 	void (*durable)(void *arg, uint64_t seq);
 	void *arg;
+	long test_delay_ms;		/* test hook: stall before each flush */
 };
+
+/*
+ * A test hook, not a setting: CHESSD_TEST_SYNC_DELAY_MS makes each flush
+ * wait that long first, as a slow disk would, so that tests can see what
+ * clients are shown before their commit is durable.
+ */
+static long test_delay_ms(void)
+{
+	const char *text = getenv("CHESSD_TEST_SYNC_DELAY_MS");
+	long ms = text ? strtol(text, NULL, 10) : 0;
+
+	return ms > 0 && ms <= 60000 ? ms : 0;
+}
 
 /*
  * fsync flushes the file's data whichever descriptor names it, so our own
@@ -47,6 +62,10 @@ static void *worker(void *arg)
 			break;
 		uint64_t target = s->requested;
 		pthread_mutex_unlock(&s->lock);
+		if (s->test_delay_ms) {
+			struct timespec ts = { s->test_delay_ms / 1000, s->test_delay_ms % 1000 * 1000000 };
+			nanosleep(&ts, NULL);
+		}
 		int rc = fdatasync(s->fd);
 		pthread_mutex_lock(&s->lock);
 		if (rc < 0) {
@@ -121,6 +140,9 @@ struct syncer *syncer_new(struct event_base *base, const char *db_path,
 		return NULL;
 	s->durable = durable;
 	s->arg = arg;
+	s->test_delay_ms = test_delay_ms();
+	if (s->test_delay_ms)
+		log_warn("syncer: test hook: each flush waits %ld ms", s->test_delay_ms);
 	s->notify[0] = s->notify[1] = -1;
 	snprintf(wal_path, sizeof wal_path, "%s-wal", db_path);
 	if ((s->fd = open(wal_path, O_RDONLY | O_CLOEXEC)) < 0 ||

@@ -69,7 +69,7 @@ class Shutdown(ChessdTestCase):
         flooder.expect(b"is shutting down now.", timeout=30)
         self.assertEqual(srv.wait_exit(timeout=30), 0, srv.log())
         self.assertLess(time.monotonic() - start, 15)
-        self.assertRegex(srv.log(), "did not drain in time")
+        self.assertRegex(srv.log(), "did not drain in time|too far behind to drain")
 
 
 def ipv6_loopback():

@@ -94,6 +94,7 @@ static void test_config(void **state)
 	assert_string_equal(c.data_dir, "./chessd-data");
 	assert_int_equal(c.limits.line_bytes, LIMIT_LINE_BYTES);
 	assert_int_equal(c.limits.login_ms, LIMIT_LOGIN_MS);
+	assert_int_equal(c.limits.output_total_bytes, LIMIT_OUTPUT_TOTAL_BYTES);
 	assert_true(c.registration_open);
 
 	char *path = write_temp("# comment\n\nport = 6000\n  line_bytes=64 \nregistration = closed\n"
@@ -118,6 +119,8 @@ static void test_config(void **state)
 		{ "registration = maybe\n", ":1: registration must be open or closed" },
 		{ "output_soft_bytes = 9000\noutput_hard_bytes = 4096\n",
 		    "output_soft_bytes exceeds output_hard_bytes" },
+		{ "output_total_bytes = 100\n",
+		    ":1: output_total_bytes must be a whole number from 1024 to 2147483647" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config d;
