@@ -5,6 +5,7 @@
 
 #include <openssl/crypto.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "config.h"
 #include "conn.h"
@@ -113,10 +114,27 @@ static void cmd_passwd(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_quit_entry = {
-	"quit", "", 0, 100, cmd_quit, "quit", "Log out" };
+	.name = "quit",
+	.args = "",
+	.code = BLKCMD_QUIT,
+	.exec = cmd_quit,
+	.usage = "quit",
+	.summary = "Log out",
+};
 const struct cmd_entry cmd_register_entry = {
-	"register", "wS", 0, 0, cmd_register, "register <name> <password>",
-	"Register a name of your own (guests)" };
+	.name = "register",
+	.args = "wS",
+	.code = BLKCMD_NULL,
+	.exec = cmd_register,
+	.usage = "register <name> <password>",
+	.summary = "Register a name of your own (guests)",
+};
 const struct cmd_entry cmd_passwd_entry = {
-	"passwd", "ww", CMD_REGISTERED, 92, cmd_passwd, "passwd <old> <new>",
-	"Change your password" };
+	.name = "passwd",
+	.args = "ww",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_PASSWORD,
+	.exec = cmd_passwd,
+	.usage = "passwd <old> <new>",
+	.summary = "Change your password",
+};

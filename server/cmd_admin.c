@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
 #include "game.h"
@@ -116,5 +117,10 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_adjudicate_entry = {
-	"adjudicate", "oo", 0, 0, cmd_adjudicate, "adjudicate [ID 1-0|0-1|1/2-1/2|abort]",
-	"Ask an administrator to decide a game, or (admins) decide one" };
+	.name = "adjudicate",
+	.args = "oo",
+	.code = BLKCMD_NULL,
+	.exec = cmd_adjudicate,
+	.usage = "adjudicate [ID 1-0|0-1|1/2-1/2|abort]",
+	.summary = "Ask an administrator to decide a game, or (admins) decide one",
+};

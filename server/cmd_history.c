@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
 #include "game.h"
@@ -240,14 +241,50 @@ static void cmd_journal(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_history_entry = {
-	"history", "o", 0, 51, cmd_history, "history [name]", "A player's recent games" };
+	.name = "history",
+	.args = "o",
+	.code = BLKCMD_HISTORY,
+	.exec = cmd_history,
+	.usage = "history [name]",
+	.summary = "A player's recent games",
+};
 const struct cmd_entry cmd_stored_entry = {
-	"stored", "o", 0, 125, cmd_stored, "stored [name]", "Adjourned games" };
+	.name = "stored",
+	.args = "o",
+	.code = BLKCMD_STORED,
+	.exec = cmd_stored,
+	.usage = "stored [name]",
+	.summary = "Adjourned games",
+};
 const struct cmd_entry cmd_oldmoves_entry = {
-	"oldmoves", "wn", 0, 81, cmd_oldmoves, "oldmoves <name> [n]", "Moves of a past game" };
+	.name = "oldmoves",
+	.args = "wn",
+	.code = BLKCMD_OLDMOVES,
+	.exec = cmd_oldmoves,
+	.usage = "oldmoves <name> [n]",
+	.summary = "Moves of a past game",
+};
 const struct cmd_entry cmd_smoves_entry = {
-	"smoves", "wn", 0, 121, cmd_oldmoves, "smoves <name> [n]", "Moves of a past game" };
+	.name = "smoves",
+	.args = "wn",
+	.code = BLKCMD_SMOVES,
+	.exec = cmd_oldmoves,
+	.usage = "smoves <name> [n]",
+	.summary = "Moves of a past game",
+};
 const struct cmd_entry cmd_resume_entry = {
-	"resume", "o", 0, 104, cmd_resume, "resume [name]", "Continue an adjourned game" };
+	.name = "resume",
+	.args = "o",
+	.code = BLKCMD_RESUME,
+	.exec = cmd_resume,
+	.usage = "resume [name]",
+	.summary = "Continue an adjourned game",
+};
 const struct cmd_entry cmd_journal_entry = {
-	"journal", "o", 0, 58, cmd_journal, "journal [name]", "Stored positions (none kept)" };
+	.name = "journal",
+	.args = "o",
+	.code = BLKCMD_JOURNAL,
+	.exec = cmd_journal,
+	.usage = "journal [name]",
+	.summary = "Stored positions (none kept)",
+};

@@ -157,15 +157,15 @@ void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t l
 		    "h   g   f   e   d   c   b   a" : "a   b   c   d   e   f   g   h");
 }
 
-void fics_creating(const struct game *g, bool continuing, char *buf, size_t len)
+void fics_creating(const struct game *g, char *buf, size_t len)
 {
 	char type[48], tc[64];
 
 	fics_type_text(g, type, sizeof type);
 	fics_time_text(g, tc, sizeof tc);
-	snprintf(buf, len, "%s: %s (%s) %s (%s) %s %s", continuing ? "Continuing" : "Creating",
-	    game_player_name(g, WHITE), game_rating_text(g, WHITE), game_player_name(g, BLACK),
-	    game_rating_text(g, BLACK), type, tc);
+	snprintf(buf, len, "Creating: %s (%s) %s (%s) %s %s", game_player_name(g, WHITE),
+	    game_rating_text(g, WHITE), game_player_name(g, BLACK), game_rating_text(g, BLACK),
+	    type, tc);
 }
 
 void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len)

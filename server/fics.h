@@ -33,8 +33,10 @@ void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t l
 void fics_time_text(const struct game *g, char *buf, size_t len);
 /* "rated blitz" / "unrated standard". */
 void fics_type_text(const struct game *g, char *buf, size_t len);
-/* "Creating: alice (1500) bob (1612) rated blitz 5 0" (or "Continuing"). */
-void fics_creating(const struct game *g, bool continuing, char *buf, size_t len);
+/* "Creating: alice (1500) bob (1612) rated blitz 5 0", also when a game
+ * resumes: clients open a board on this line only (the intro line after it
+ * says "Continuing"). */
+void fics_creating(const struct game *g, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) Creating rated blitz match.}" */
 void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) bob resigns} 1-0" */

@@ -322,6 +322,45 @@ static void stamp_turn(struct game *g)
 		session_board_sent(p);
 }
 
+/*
+ * Every way into observing (observe, follow, a tournament's followers) ends
+ * here, so clients see one header: the optional <g1> line, "You are now
+ * observing", the "Game N:" line, a blank line and the board, all in one
+ * piece with no prompt inside it.
+ */
+int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
+{
+	char header[FICS_LINE_MAX], info[FICS_LINE_MAX] = "", board[FICS_BOARD_MAX];
+
+	if (game_color_of(g, s) >= 0) {
+		snprintf(err, errlen, "You cannot observe a game you are playing.");
+		return -1;
+	}
+	int rc = session_observe(s, g);
+	if (rc == 1) {
+		snprintf(err, errlen, "You are already observing game %d.", g->number);
+		return -1;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "You are observing as many games as you may (%d).",
+		    GAME_OBSERVE_PER_USER);
+		return -1;
+	}
+	fics_game_header(g, header, sizeof header);
+	if (session_var(s, IVAR_GAMEINFO)) {
+		fics_gameinfo(g, info, sizeof info - 1);
+		strcat(info, "\n");
+	}
+	if (session_var(s, VAR_STYLE) != 12)
+		fics_style1(g, !!session_var(s, VAR_FLIP), board, sizeof board);
+	else
+		fics_style12(g, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
+		    board, sizeof board);
+	session_notify(s, "%sYou are now observing game %d.\n%s\n\n%s", info, g->number, header,
+	    board);
+	return 0;
+}
+
 void game_send_board(struct game *g, struct session *viewer)
 {
 	int c = game_color_of(g, viewer);
@@ -410,7 +449,7 @@ static void announce_start(struct game *g, bool continuing)
 {
 	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_BOARD_MAX];
 
-	fics_creating(g, continuing, creating, sizeof creating);
+	fics_creating(g, creating, sizeof creating);
 	fics_game_intro(g, continuing, intro, sizeof intro);
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *s = g->players[c];
@@ -438,17 +477,13 @@ static void game_timer(evutil_socket_t fd, short what, void *arg);
 static void follow_start(struct session *s, void *arg)
 {
 	struct game *g = arg;
-	char header[FICS_LINE_MAX];
+	char err[FICS_LINE_MAX];
 
 	if (!*session_following(s) || game_color_of(g, s) >= 0 ||
 	    (strcasecmp(session_following(s), g->names[WHITE]) &&
 	    strcasecmp(session_following(s), g->names[BLACK])))
 		return;
-	if (session_observe(s, g) != 0)
-		return;
-	fics_game_header(g, header, sizeof header);
-	session_notify(s, "You are now observing game %d.\n%s\n", g->number, header);
-	send_board(g, s, REL_OBSERVING);
+	game_watch(g, s, err, sizeof err);
 }
 
 struct game *game_start(struct server *srv, struct session *white, struct session *black,

@@ -843,7 +843,7 @@ static void run_numbered(struct session *s, char *line)
 		s->block_id = id;
 		s->block_open = false;
 		cmd_execute(s, end);
-		session_block_begin(s, 0);	/* a command that said nothing */
+		session_block_begin(s, BLKCMD_NULL);	/* a command that said nothing */
 	}
 	conn_write_raw(s->conn, "\x17\n\r", 3);
 	s->block_id = -1;

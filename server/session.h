@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blkcmd.h"
 #include "clock.h"
 #include "var.h"
 
@@ -55,12 +56,13 @@ int64_t session_client_think_ms(const struct session *s);
  */
 void session_block_begin(struct session *s, int code);
 
-/* FICS block-mode codes for errors. */
+/* The block-mode codes the dispatcher itself sends (names in blkcmd.h). */
 enum {
-	BLOCK_MOVE = 1,
-	BLOCK_BAD_COMMAND = 512, BLOCK_BAD_PARAMS = 513, BLOCK_AMBIGUOUS = 514,
-	BLOCK_RIGHTS = 515, BLOCK_NOT_PLAYING = 518, BLOCK_NO_SEQUENCE = 519,
-	BLOCK_LENGTH = 520,
+	BLOCK_MOVE = BLKCMD_GAME_MOVE,
+	BLOCK_BAD_COMMAND = BLKCMD_ERROR_BADCOMMAND, BLOCK_BAD_PARAMS = BLKCMD_ERROR_BADPARAMS,
+	BLOCK_AMBIGUOUS = BLKCMD_ERROR_AMBIGUOUS, BLOCK_RIGHTS = BLKCMD_ERROR_RIGHTS,
+	BLOCK_NOT_PLAYING = BLKCMD_ERROR_NOTPLAYING, BLOCK_NO_SEQUENCE = BLKCMD_ERROR_NOSEQUENCE,
+	BLOCK_LENGTH = BLKCMD_ERROR_LENGTH,
 };
 
 /* Output.  session_printf writes the reply to the current command;

@@ -48,7 +48,7 @@ class DisconnectTest(GamesTestCase):
         b = self.connect(srv)
         b.login("bob", "bobpw1", timeout=GT)
         self.assertLess(time.monotonic() - t_left, 60)
-        b.expect(re.compile(LS + rb"Continuing: alice \(----\) bob \(----\) unrated lightning ([^\n\r]*)\n\r"
+        b.expect(re.compile(LS + rb"Creating: alice \(----\) bob \(----\) unrated lightning ([^\n\r]*)\n\r"
                             rb"\{Game %d \(alice vs\. bob\) Continuing unrated lightning match\.\}\n\r"
                             rb"\n\r<12> ([^\n\r]*)\n\r" % n), GT)
         d = parse12(b.match.group(2))
@@ -57,7 +57,7 @@ class DisconnectTest(GamesTestCase):
         self.assertGreaterEqual(d["bclock"], 1, d["raw"])
         self.assertLessEqual(d["bclock"], 3, d["raw"])
         self.expect_line(a, re.escape("bob has returned; the game continues."))
-        a.expect(b"Continuing: alice (----) bob (----) unrated lightning", GT)
+        a.expect(b"Creating: alice (----) bob (----) unrated lightning", GT)
         da = self.expect12(a)
         self.assertEqual((da["relation"], da["san"]), (-1, "Nf3"))
         self.assertGreater(da["bclock"], 1000, da["raw"])     # alice has ms
@@ -80,11 +80,11 @@ class DisconnectTest(GamesTestCase):
         self.assertIn(b"The game is paused until alice returns.", self.cmd(b, "Nc6"))
         a = self.connect(srv)
         a.login("alice", "alicepw1", timeout=GT)
-        a.expect(b"Continuing: alice (----) bob (----) unrated blitz 5 0", GT)
+        a.expect(b"Creating: alice (----) bob (----) unrated blitz 5 0", GT)
         d = self.expect12(a)
         self.assertEqual((d["relation"], d["side"], d["san"]), (1, "W", "e5"))
         self.expect_line(b, re.escape("alice has returned; the game continues."))
-        b.expect(b"Continuing: alice (----) bob (----) unrated blitz 5 0", GT)
+        b.expect(b"Creating: alice (----) bob (----) unrated blitz 5 0", GT)
         self.assertEqual(self.expect12(b)["relation"], -1)
         self.move(a, b, "Nf3", san="Nf3")
         out = self.cmd(b, "moves")
