@@ -19,6 +19,7 @@ static void cmd_quit(struct session *s, const struct cmd_args *a)
 	(void)a;
 	session_printf(s, "Logging you out.\n\nThank you for using %s.\n",
 	    server_config(session_server(s))->server_name);
+	session_block_end(s);
 	conn_close(session_conn(s), "quit");
 }
 

@@ -8,8 +8,10 @@
 #include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
+#include "fics.h"
 #include "game.h"
 #include "offer.h"
+#include "position.h"
 #include "server.h"
 #include "session.h"
 
@@ -25,7 +27,8 @@ static const char *end_code(const char *reason)
 		{ "ran out of time", "TM" }, { "fivefold", "Rep" }, { "repetition", "Rep" },
 		{ "50 move", "50" }, { "75 move", "75" }, { "stalemate", "Sta" },
 		{ "mutual agreement", "Agr" }, { "mating material", "NM" },
-		{ "can checkmate", "NM" }, { "disconnection", "Dis" }, { "adjourned", "Adj" },
+		{ "can checkmate", "NM" }, { "disconnection", "Dis" }, { "adjudicat", "Adj" },
+		{ "adjourned", "Adj" },
 	};
 
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
@@ -76,6 +79,43 @@ static const char *subject(struct session *s, const struct cmd_args *a)
 	return a->argc ? a->argv[0] : session_name(s);
 }
 
+/* History shows ratings as plain numbers, as FICS does ("1500P" is 1500, "----" 0). */
+static int history_rating(const char *text)
+{
+	return atoi(text);
+}
+
+struct stored_state {
+	struct position *pos;
+};
+
+static void stored_move(void *arg, const struct db_move *m)
+{
+	struct stored_state *st = arg;
+
+	if (st->pos)
+		position_play_text(st->pos, m->uci, SAN_ENGLISH, NO_TYPE, NULL, NULL);
+}
+
+/* "39-39 W3": each side's strength, then who moves and the move number. */
+static void stored_state_text(struct db *db, const struct db_game *g, char *buf, size_t len)
+{
+	char err[64];
+	struct stored_state st = { position_new(g->start_fen[0] ? g->start_fen : NULL, err,
+	    sizeof err) };
+
+	if (!st.pos) {
+		snprintf(buf, len, " 0-0  W1 ");
+		return;
+	}
+	db_game_moves(db, g->id, stored_move, &st);
+	const struct board *b = position_board(st.pos);
+	char str[16];
+	snprintf(str, sizeof str, "%d-%d", fics_material(b, WHITE), fics_material(b, BLACK));
+	snprintf(buf, len, "%5s %c%-3d", str, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+	position_free(st.pos);
+}
+
 static void cmd_history(struct session *s, const struct cmd_args *a)
 {
 	const char *name = subject(s, a);
@@ -97,10 +137,10 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 		    (!strcmp(g->result, "1-0") == white) ? '+' : '-';
 		type_text(g, type, sizeof type);
 		date_text(g->ended ? g->ended : g->started, date, sizeof date);
-		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.count - 1 - i, mark,
-		    white ? g->white_rating : g->black_rating, white ? 'W' : 'B',
-		    white ? g->black_rating : g->white_rating, white ? g->black : g->white, type,
-		    end_code(g->reason), date);
+		session_printf(s, "%2d: %c %4d %c %4d %-13.13s %s --- %-3s %s\n", c.count - 1 - i, mark,
+		    history_rating(white ? g->white_rating : g->black_rating), white ? 'W' : 'B',
+		    history_rating(white ? g->black_rating : g->white_rating),
+		    white ? g->black : g->white, type, end_code(g->reason), date);
 	}
 }
 
@@ -115,56 +155,93 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
 	}
-	session_printf(s, "Stored games for %s:\n    C Opponent       On Type          Date\n", name);
+	session_printf(s, "Stored games for %s:\n"
+	    "    C Opponent       On Type          Str  M    ECO Date\n", name);
 	for (int i = 0; i < c.count; i++) {
 		const struct db_game *g = &c.games[i];
 		bool white = !strcasecmp(g->white, name);
 		const char *opp = white ? g->black : g->white;
+		char state[32];
 		type_text(g, type, sizeof type);
 		date_text(g->started, date, sizeof date);
-		session_printf(s, "%2d: %c %-14.14s %c  %s %s\n", i + 1, white ? 'W' : 'B', opp,
-		    server_find_session(session_server(s), opp) ? 'Y' : 'N', type, date);
+		stored_state_text(server_db(session_server(s)), g, state, sizeof state);
+		session_printf(s, "%2d: %c %-14.14s %c %s %s  ??? %s\n", i + 1, white ? 'W' : 'B', opp,
+		    server_find_session(session_server(s), opp) ? 'Y' : 'N', type, state, date);
 	}
 }
 
 struct movelist {
 	struct session *s;
+	int number, plies;
+	bool first_black;
 };
 
 static void print_move(void *arg, const struct db_move *m)
 {
 	struct movelist *l = arg;
+	bool white_ply = (l->plies + l->first_black) % 2 == 0;
 
-	if (m->ply % 2)
-		session_printf(l->s, "%3d.  %-8s", (m->ply + 1) / 2, m->san);
-	else
-		session_printf(l->s, "%-8s\n", m->san);
+	fics_movelist_move(l->s, l->number, white_ply, l->plies == 0, m->san, m->time_ms);
+	if (!white_ply)
+		l->number++;
+	l->plies++;
 }
 
-/* oldmoves/smoves NAME [N]: the moves of a stored or finished game, newest first. */
+/* A movelist names the sides, not the players ("White resigns"), as FICS does. */
+static void impersonal_reason(const char *reason, const char *white, const char *black,
+    char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while (*reason && n + 1 < len) {
+		size_t w = strcspn(reason, " ");
+		const char *word = reason;
+		int wn = (int)w;
+		if (w == strlen(white) && !strncasecmp(reason, white, w))
+			word = "White", wn = 5;
+		else if (w == strlen(black) && !strncasecmp(reason, black, w))
+			word = "Black", wn = 5;
+		n += (size_t)snprintf(buf + n, len - n, "%.*s%s", wn, word, reason[w] ? " " : "");
+		reason += w + (reason[w] ? 1 : 0);
+	}
+}
+
+/* oldmoves/smoves NAME [N]: a stored or finished game as `moves` lists it. */
 static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 {
 	struct collected c = { .count = 0 };
 	int index = a->argc > 1 ? atoi(a->argv[1]) : 0;
-	char date[64];
+	struct clock_control tc;
+	char err[64];
 
 	db_games_of(server_db(session_server(s)), a->argv[0], NULL, HISTORY_GAMES, collect, &c);
 	if (index < 0 || index >= c.count) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
-	const struct db_game *g = &c.games[index];
-	date_text(g->started, date, sizeof date);
-	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n%s %s match, time control %s.\n\n", g->white,
-	    g->white_rating, g->black, g->black_rating, date, g->rated ? "Rated" : "Unrated",
-	    g->category, g->time_control);
-	struct movelist l = { s };
-	struct db_game copy = *g;
-	if (copy.start_fen[0])
-		session_printf(s, "From %s\n", copy.start_fen);
+	struct db_game copy = c.games[index];
+	if (clock_parse(&tc, copy.time_control, err, sizeof err) < 0)
+		tc = (struct clock_control){ 0 };
+	const char *names[2] = { copy.white, copy.black };
+	const char *ratings[2] = { copy.white_rating, copy.black_rating };
+	struct movelist l = { s, 1, 0, false };
+	if (copy.start_fen[0]) {
+		struct position *pos = position_new(copy.start_fen, err, sizeof err);
+		if (pos) {
+			l.first_black = position_board(pos)->side == BLACK;
+			l.number = position_board(pos)->fullmove_number;
+			position_free(pos);
+		}
+	}
+	fics_movelist_header(s, names, ratings, copy.started, copy.rated, &tc);
 	db_game_moves(server_db(session_server(s)), copy.id, print_move, &l);
-	session_printf(s, "\n      {%s} %s\n", copy.reason[0] ? copy.reason : "Still in progress",
-	    copy.result);
+	if ((l.plies + l.first_black) % 2 == 1)
+		session_printf(s, "\n");
+	char reason[sizeof copy.reason + 16];
+	impersonal_reason(copy.reason[0] ? copy.reason : "Still in progress", copy.white, copy.black,
+	    reason, sizeof reason);
+	session_printf(s, "      {%s} %s\n", reason, copy.result);
 }
 
 struct resumable {

@@ -473,17 +473,37 @@ static void announce_start(struct game *g, bool continuing)
 
 static void game_timer(evutil_socket_t fd, short what, void *arg);
 
-/* Sessions following either player start observing the new game. */
-static void follow_start(struct session *s, void *arg)
+struct start_news {
+	struct game *g;
+	char intro[FICS_LINE_MAX];
+};
+
+/*
+ * A game starts or resumes: "set gin 1" hears its intro line, as in FICS,
+ * and sessions following either player start observing it.
+ */
+static void tell_start(struct session *s, void *arg)
 {
-	struct game *g = arg;
+	struct start_news *n = arg;
+	struct game *g = n->g;
 	char err[FICS_LINE_MAX];
 
-	if (!*session_following(s) || game_color_of(g, s) >= 0 ||
-	    (strcasecmp(session_following(s), g->names[WHITE]) &&
+	if (game_color_of(g, s) >= 0)
+		return;
+	if (session_var(s, VAR_GIN))
+		session_notify(s, "%s", n->intro);
+	if (!*session_following(s) || (strcasecmp(session_following(s), g->names[WHITE]) &&
 	    strcasecmp(session_following(s), g->names[BLACK])))
 		return;
 	game_watch(g, s, err, sizeof err);
+}
+
+static void announce_watchers(struct game *g, bool continuing)
+{
+	struct start_news n = { .g = g };
+
+	fics_game_intro(g, continuing, n.intro, sizeof n.intro);
+	server_each_session(g->srv, tell_start, &n);
 }
 
 struct game *game_start(struct server *srv, struct session *white, struct session *black,
@@ -557,7 +577,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	g->turn_started_ms = server_now_ms(srv);
 	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, false);
-	server_each_session(srv, follow_start, g);
+	announce_watchers(g, false);
 	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) started: %s vs %s", g->number, (long long)g->id, g->names[WHITE],
@@ -668,6 +688,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	g->turn_started_ms = server_now_ms(srv);
 	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, true);
+	announce_watchers(g, true);
 	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) resumed: %s vs %s", g->number, (long long)id, g->names[WHITE],
@@ -823,12 +844,13 @@ struct result_news {
 	const char *line;
 };
 
-/* "iset allresults 1": the end of every game, for those not already told. */
+/* "iset allresults 1" or "set gin 1": the end of every game, for those not already told. */
 static void tell_result(struct session *s, void *arg)
 {
 	struct result_news *n = arg;
 
-	if (session_var(s, IVAR_ALLRESULTS) && game_color_of(n->g, s) < 0 &&
+	if ((session_var(s, IVAR_ALLRESULTS) || session_var(s, VAR_GIN)) &&
+	    game_color_of(n->g, s) < 0 &&
 	    !session_observing(s, n->g))
 		session_notify(s, "%s", n->line);
 }

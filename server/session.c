@@ -843,8 +843,15 @@ static void run_numbered(struct session *s, char *line)
 		s->block_id = id;
 		s->block_open = false;
 		cmd_execute(s, end);
-		session_block_begin(s, BLKCMD_NULL);	/* a command that said nothing */
 	}
+	session_block_end(s);
+}
+
+void session_block_end(struct session *s)
+{
+	if (s->block_id < 0)
+		return;
+	session_block_begin(s, BLKCMD_NULL);	/* a command that said nothing */
 	conn_write_raw(s->conn, "\x17\n\r", 3);
 	s->block_id = -1;
 	s->block_open = false;

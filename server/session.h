@@ -55,6 +55,8 @@ int64_t session_client_think_ms(const struct session *s);
  * soon as it knows the command's FICS code; outside block mode it is a no-op.
  */
 void session_block_begin(struct session *s, int code);
+/* Closes the block-mode reply now (before a close, say); later calls do nothing. */
+void session_block_end(struct session *s);
 
 /* The block-mode codes the dispatcher itself sends (names in blkcmd.h). */
 enum {
