@@ -79,6 +79,7 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 	}
 	session_set_job_note(s, name);
 	session_printf(s, "Registering %s...\n", name);
+	session_defer_reply(s);
 }
 
 static void passwd_done(struct session *s, int result, const char *hash)

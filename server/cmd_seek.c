@@ -20,6 +20,7 @@
 struct terms {
 	struct clock_control tc;
 	bool rated, manual, formula;
+	bool rated_asked;	/* "rated" or "unrated" was typed, not the default */
 	int color;
 	int min_rating, max_rating;
 };
@@ -56,9 +57,9 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 		if (is_number(w) && n < 2 && !control)
 			numbers[n++] = w;
 		else if (!strcasecmp(w, "r") || !strcasecmp(w, "rated"))
-			t->rated = true;
+			t->rated = t->rated_asked = true;
 		else if (!strcasecmp(w, "u") || !strcasecmp(w, "unrated"))
-			t->rated = false;
+			t->rated = false, t->rated_asked = true;
 		else if (!strcasecmp(w, "w") || !strcasecmp(w, "white"))
 			t->color = WHITE;
 		else if (!strcasecmp(w, "b") || !strcasecmp(w, "black"))
@@ -265,6 +266,9 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 		    why);
 		return;
 	}
+	/* A game with a guest is unrated unless asked otherwise (FICS). */
+	if (!t.rated_asked && !session_registered(to))
+		t.rated = false;
 	if (!may_play_rated(s, t.rated) || !free_to_play(s, to))
 		return;
 	if (t.rated && !session_registered(to)) {

@@ -240,8 +240,9 @@ void fics_games_line(const struct game *g, char *buf, size_t len)
 		min = tc->periods[0].base_ms / 60000;
 		inc = fics_increment_s(tc);
 	}
-	fics_clock_text(game_clock_ms(g, WHITE), wc, sizeof wc);
-	fics_clock_text(game_clock_ms(g, BLACK), bc, sizeof bc);
+	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
+	fics_clock_text(game_clock_ms(g, WHITE) > 0 ? game_clock_ms(g, WHITE) : 0, wc, sizeof wc);
+	fics_clock_text(game_clock_ms(g, BLACK) > 0 ? game_clock_ms(g, BLACK) : 0, bc, sizeof bc);
 	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [ %c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
 	    game_number(g), game_rating_text(g, WHITE), game_player_name(g, WHITE),
 	    game_rating_text(g, BLACK), game_player_name(g, BLACK),

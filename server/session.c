@@ -63,6 +63,7 @@ struct session {
 	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
 	bool registered;
 	bool in_command;		/* output now is a command's reply */
+	bool reply_deferred;		/* the command's reply waits for its job */
 	long block_id;			/* the numbered command running, or -1 */
 	bool block_open;		/* its \x15 header has been written */
 	struct login *login;		/* only until logged in */
@@ -674,7 +675,29 @@ static void job_finished(void *arg, int result, const char *hash)
 	struct session *s = arg;
 
 	s->job = NULL;
+	if (!s->reply_deferred) {
+		s->job_done(s, result, hash);
+		return;
+	}
+	/* The rest of the command's reply: inside its block, then one prompt. */
+	s->in_command = true;
 	s->job_done(s, result, hash);
+	s->in_command = false;
+	s->reply_deferred = false;
+	session_block_end(s);
+	if (s->state == S_ONLINE)
+		prompt(s);
+	if (s->ping_due) {
+		conn_ping(s->conn, s->ping_due);
+		s->ping_due = 0;
+	}
+	conn_hold_input(s->conn, false);
+}
+
+void session_defer_reply(struct session *s)
+{
+	s->reply_deferred = true;
+	conn_hold_input(s->conn, true);
 }
 
 int session_password_job(struct session *s, const char *password, const char *stored,
@@ -844,7 +867,8 @@ static void run_numbered(struct session *s, char *line)
 		s->block_open = false;
 		cmd_execute(s, end);
 	}
-	session_block_end(s);
+	if (!s->reply_deferred)
+		session_block_end(s);
 }
 
 void session_block_end(struct session *s)
@@ -885,6 +909,8 @@ void session_line(struct session *s, char *line, size_t len)
 		else
 			cmd_execute(s, line);
 		s->in_command = false;
+		if (s->reply_deferred)
+			break;		/* job_finished ends the reply */
 		if (s->ping_due) {
 			conn_ping(s->conn, s->ping_due);
 			s->ping_due = 0;

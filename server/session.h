@@ -55,6 +55,9 @@ int64_t session_client_think_ms(const struct session *s);
  * soon as it knows the command's FICS code; outside block mode it is a no-op.
  */
 void session_block_begin(struct session *s, int code);
+/* The running command's reply goes on when its password job finishes: the
+ * block stays open, the prompt and further input wait for it. */
+void session_defer_reply(struct session *s);
 /* Closes the block-mode reply now (before a close, say); later calls do nothing. */
 void session_block_end(struct session *s);
 

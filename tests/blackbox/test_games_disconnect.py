@@ -148,7 +148,7 @@ class DisconnectTest(GamesTestCase):
         out = self.cmd(judge, "adjudicate %s 1-0" % m.group(1).decode())
         self.assertIn(b"(alice vs. bob): 1-0.", out)
         self.expect_line(a, re.escape("Your game alice vs. bob was adjudicated by judge: 1-0."))
-        self.assertRegex(self.cmd(a, "history"), rb"\+ ---- W ---- bob .*\n\r")
+        self.assertRegex(self.cmd(a, "history"), rb"\+ +0 W +0 bob +\[ br  5   0\] --- Adj .*\n\r")
         self.assertRegex(self.cmd(a, "finger"), rb"Blitz +\d{4}P +[\d.]+ +1 +0 +0 +1")
         self.assertIn(b"There is no adjourned game", self.cmd(judge, "adjudicate %s 0-1" %
                                                                m.group(1).decode()))
