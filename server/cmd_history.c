@@ -45,7 +45,7 @@ static void type_text(const struct db_game *g, char *buf, size_t len)
 
 	if (clock_parse(&tc, g->time_control, err, sizeof err) == 0 && !clock_untimed(&tc)) {
 		min = tc.periods[0].base_ms / 60000;
-		inc = tc.bonus_ms / 1000;
+		inc = tc.bonus == CLOCK_BONUS_FISCHER ? tc.bonus_ms / 1000 : 0;	/* a delay is no increment */
 	}
 	snprintf(buf, len, "[ %c%c%3lld %3lld]", g->category[0] ? g->category[0] : 'u',
 	    g->rated ? 'r' : 'u', min, inc);
