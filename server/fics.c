@@ -130,7 +130,8 @@ void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool fl
 	    !!(b->castling & CASTLE_WK), !!(b->castling & CASTLE_WQ),
 	    !!(b->castling & CASTLE_BK), !!(b->castling & CASTLE_BQ),
 	    b->halfmove_clock, game_number(g), game_player_name(g, WHITE),
-	    game_player_name(g, BLACK), (int)rel, min, inc, fics_material(b, WHITE), fics_material(b, BLACK),
+	    game_player_name(g, BLACK), (int)rel, min, inc, fics_material(b, WHITE),
+	    fics_material(b, BLACK),
 	    wclock, bclock, b->fullmove_number, game_last_verbose(g), taken, san, flip ? 1 : 0,
 	    ticking ? 1 : 0);
 }
@@ -247,7 +248,8 @@ void fics_games_line(const struct game *g, char *buf, size_t len)
 	    game_number(g), game_rating_text(g, WHITE), game_player_name(g, WHITE),
 	    game_rating_text(g, BLACK), game_player_name(g, BLACK),
 	    clock_category_letter(clock_category(tc)), game_rated(g) ? 'r' : 'u', min, inc, wc, bc,
-	    fics_material(b, WHITE), fics_material(b, BLACK), b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+	    fics_material(b, WHITE), fics_material(b, BLACK), b->side == WHITE ? 'W' : 'B',
+	    b->fullmove_number);
 }
 
 void fics_movelist_header(struct session *s, const char *const names[2],
