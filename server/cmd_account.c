@@ -78,7 +78,6 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 		return;
 	}
 	session_set_job_note(s, name);
-	session_printf(s, "Registering %s...\n", name);
 	session_defer_reply(s);
 }
 

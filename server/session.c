@@ -66,6 +66,7 @@ struct session {
 	bool reply_deferred;		/* the command's reply waits for its job */
 	long block_id;			/* the numbered command running, or -1 */
 	bool block_open;		/* its \x15 header has been written */
+	int block_code;			/* the code it will carry, -1 until known */
 	struct login *login;		/* only until logged in */
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
@@ -108,6 +109,7 @@ struct session *session_new(struct server *srv, struct conn *conn)
 	s->conn = conn;
 	s->state = S_NEW;
 	s->block_id = -1;
+	s->block_code = -1;
 	s->client_ms = s->board_client_ms = -1;
 	if (!(s->login = calloc(1, sizeof *s->login))) {
 		free(s);
@@ -177,6 +179,8 @@ void session_detach(struct session *s)
 
 /* --- output --- */
 
+static void block_header(struct session *s);
+
 static void prompt(struct session *s)
 {
 	const char *p = var_str(&s->vars, VAR_PROMPT);
@@ -190,6 +194,7 @@ void session_printf(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 
+	block_header(s);
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
@@ -203,6 +208,8 @@ void session_notify(struct session *s, const char *fmt, ...)
 		return;
 	if (!s->in_command)
 		conn_puts(s->conn, "\n");
+	else
+		block_header(s);
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
@@ -220,6 +227,8 @@ void session_error(struct session *s, const char *fmt, ...)
 	bool unsolicited = s->state == S_ONLINE && !s->in_command;
 	if (unsolicited)
 		conn_puts(s->conn, "\n");
+	else
+		block_header(s);
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
@@ -839,13 +848,25 @@ void session_wake(struct session *s)
 	}
 }
 
+/*
+ * The first code named wins; the header goes out with the reply's first
+ * byte, so that a reply that waits (session_defer_reply) has not opened its
+ * block while unsolicited lines go out in between.
+ */
 void session_block_begin(struct session *s, int code)
+{
+	if (s->block_id >= 0 && !s->block_open && s->block_code < 0)
+		s->block_code = code;
+}
+
+static void block_header(struct session *s)
 {
 	char header[48];
 
 	if (s->block_id < 0 || s->block_open)
 		return;
-	int n = snprintf(header, sizeof header, "\x15%ld\x16%d\x16", s->block_id, code);
+	int n = snprintf(header, sizeof header, "\x15%ld\x16%d\x16", s->block_id,
+	    s->block_code < 0 ? BLKCMD_NULL : s->block_code);
 	conn_write_raw(s->conn, header, (size_t)n);
 	s->block_open = true;
 }
@@ -865,6 +886,7 @@ static void run_numbered(struct session *s, char *line)
 	} else {
 		s->block_id = id;
 		s->block_open = false;
+		s->block_code = -1;
 		cmd_execute(s, end);
 	}
 	if (!s->reply_deferred)
@@ -875,10 +897,11 @@ void session_block_end(struct session *s)
 {
 	if (s->block_id < 0)
 		return;
-	session_block_begin(s, BLKCMD_NULL);	/* a command that said nothing */
+	block_header(s);	/* a command that said nothing still has its block */
 	conn_write_raw(s->conn, "\x17\n\r", 3);
 	s->block_id = -1;
 	s->block_open = false;
+	s->block_code = -1;
 }
 
 void session_line(struct session *s, char *line, size_t len)

@@ -51,8 +51,9 @@ int64_t session_client_think_ms(const struct session *s);
 
 /*
  * Block mode (iset block 1): the reply to a numbered command is framed as
- * \x15id\x16code\x16 ... \x17.  The command dispatcher opens the block as
- * soon as it knows the command's FICS code; outside block mode it is a no-op.
+ * \x15id\x16code\x16 ... \x17.  The command dispatcher names the command's
+ * FICS code (the first code named wins); the header goes out with the
+ * reply's first byte.  Outside block mode it is a no-op.
  */
 void session_block_begin(struct session *s, int code);
 /* The running command's reply goes on when its password job finishes: the
