@@ -85,35 +85,26 @@ static int history_rating(const char *text)
 	return atoi(text);
 }
 
-struct stored_state {
-	struct position *pos;
-};
-
 static void stored_move(void *arg, const struct db_move *m)
 {
-	struct stored_state *st = arg;
-
-	if (st->pos)
-		position_play_text(st->pos, m->uci, SAN_ENGLISH, NO_TYPE, NULL, NULL);
+	position_play_text(arg, m->uci, SAN_ENGLISH, NO_TYPE, NULL, NULL);
 }
 
 /* "39-39 W3": each side's strength, then who moves and the move number. */
 static void stored_state_text(struct db *db, const struct db_game *g, char *buf, size_t len)
 {
-	char err[64];
-	struct stored_state st = { position_new(g->start_fen[0] ? g->start_fen : NULL, err,
-	    sizeof err) };
+	char err[64], str[16];
+	struct position *pos = position_new(g->start_fen[0] ? g->start_fen : NULL, err, sizeof err);
 
-	if (!st.pos) {
-		snprintf(buf, len, " 0-0  W1 ");
+	if (!pos) {
+		snprintf(buf, len, "  0-0 W1 ");
 		return;
 	}
-	db_game_moves(db, g->id, stored_move, &st);
-	const struct board *b = position_board(st.pos);
-	char str[16];
+	db_game_moves(db, g->id, stored_move, pos);
+	const struct board *b = position_board(pos);
 	snprintf(str, sizeof str, "%d-%d", fics_material(b, WHITE), fics_material(b, BLACK));
 	snprintf(buf, len, "%5s %c%-3d", str, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
-	position_free(st.pos);
+	position_free(pos);
 }
 
 static void cmd_history(struct session *s, const struct cmd_args *a)
