@@ -22,6 +22,11 @@ void archive_tags(struct pgn_game *pg, const char *site, const char *event, bool
 	pgn_game_set_tag(pg, "Black", black);
 	clock_format_pgn(tc, text, sizeof text);
 	pgn_game_set_tag(pg, "TimeControl", text);
+	/* PGN's TimeControl has no delay: the whole control goes in a tag of its own. */
+	if (tc->bonus == CLOCK_BONUS_BRONSTEIN || tc->bonus == CLOCK_BONUS_SIMPLE) {
+		clock_format(tc, text, sizeof text);
+		pgn_game_set_tag(pg, "ChessdTimeControl", text);
+	}
 }
 
 struct replay {

@@ -5,6 +5,7 @@
 
 #include <openssl/crypto.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "config.h"
 #include "conn.h"
@@ -20,6 +21,7 @@ static void cmd_quit(struct session *s, const struct cmd_args *a)
 	(void)a;
 	session_printf(s, "Logging you out.\n\nThank you for using %s.\n",
 	    server_config(session_server(s))->server_name);
+	session_block_end(s);
 	conn_close(session_conn(s), "quit");
 }
 
@@ -113,7 +115,7 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 	session_count_registration(s);
 	signups_count(server_signups(srv), addr, server_now_ms(srv));
 	session_set_job_note(s, name);
-	session_printf(s, "Registering %s...\n", name);
+	session_defer_reply(s);
 }
 
 static void passwd_done(struct session *s, int result, const char *hash)
@@ -150,10 +152,27 @@ static void cmd_passwd(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_quit_entry = {
-	"quit", "", 0, 100, cmd_quit, "quit", "Log out" };
+	.name = "quit",
+	.args = "",
+	.code = BLKCMD_QUIT,
+	.exec = cmd_quit,
+	.usage = "quit",
+	.summary = "Log out",
+};
 const struct cmd_entry cmd_register_entry = {
-	"register", "wS", 0, 0, cmd_register, "register <name> <password>",
-	"Register a name of your own (guests)" };
+	.name = "register",
+	.args = "wS",
+	.code = BLKCMD_NULL,
+	.exec = cmd_register,
+	.usage = "register <name> <password>",
+	.summary = "Register a name of your own (guests)",
+};
 const struct cmd_entry cmd_passwd_entry = {
-	"passwd", "ww", CMD_REGISTERED, 92, cmd_passwd, "passwd <old> <new>",
-	"Change your password" };
+	.name = "passwd",
+	.args = "ww",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_PASSWORD,
+	.exec = cmd_passwd,
+	.usage = "passwd <old> <new>",
+	.summary = "Change your password",
+};

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "account.h"
+#include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
 #include "game.h"
@@ -121,8 +122,13 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_adjudicate_entry = {
-	"adjudicate", "oo", 0, 0, cmd_adjudicate, "adjudicate [ID 1-0|0-1|1/2-1/2|abort]",
-	"Ask an administrator to decide a game, or (admins) decide one" };
+	.name = "adjudicate",
+	.args = "oo",
+	.code = BLKCMD_NULL,
+	.exec = cmd_adjudicate,
+	.usage = "adjudicate [ID 1-0|0-1|1/2-1/2|abort]",
+	.summary = "Ask an administrator to decide a game, or (admins) decide one",
+};
 
 /* remplayer NAME: FICS's way to delete an account, with all it holds. */
 static void cmd_remplayer(struct session *s, const struct cmd_args *a)
@@ -146,5 +152,11 @@ static void cmd_remplayer(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_remplayer_entry = {
-	"remplayer", "w", CMD_ADMIN | CMD_HIDDEN, 0, cmd_remplayer, "remplayer <name>",
-	"Delete an account (admins)" };
+	.name = "remplayer",
+	.args = "w",
+	.flags = CMD_ADMIN | CMD_HIDDEN,
+	.code = BLKCMD_NULL,
+	.exec = cmd_remplayer,
+	.usage = "remplayer <name>",
+	.summary = "Delete an account (admins)",
+};

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "limit.h"
 #include "number.h"
@@ -276,20 +277,59 @@ static void cmd_inchannel(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_tell_entry = {
-	"tell", "wS", 0, 132, cmd_tell, "tell <name|channel|.> <message>",
-	"Send a message to a player or a channel" };
+	.name = "tell",
+	.args = "wS",
+	.code = BLKCMD_TELL,
+	.exec = cmd_tell,
+	.usage = "tell <name|channel|.> <message>",
+	.summary = "Send a message to a player or a channel",
+};
 const struct cmd_entry cmd_xtell_entry = {
-	"xtell", "wS", 0, 150, cmd_xtell, "xtell <name|channel> <message>",
-	"Tell without changing who \"tell .\" goes to" };
+	.name = "xtell",
+	.args = "wS",
+	.code = BLKCMD_XTELL,
+	.exec = cmd_xtell,
+	.usage = "xtell <name|channel> <message>",
+	.summary = "Tell without changing who \"tell .\" goes to",
+};
 const struct cmd_entry cmd_shout_entry = {
-	"shout", "S", CMD_REGISTERED, 118, cmd_shout, "shout <message>",
-	"Send a message to everyone listening to shouts" };
+	.name = "shout",
+	.args = "S",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_SHOUT,
+	.exec = cmd_shout,
+	.usage = "shout <message>",
+	.summary = "Send a message to everyone listening to shouts",
+};
 const struct cmd_entry cmd_join_entry = {
-	"+channel", "w", 0, 2, cmd_join, "+channel <number>", "Join a channel" };
+	.name = "+channel",
+	.args = "w",
+	.code = BLKCMD_ADDLIST,
+	.exec = cmd_join,
+	.usage = "+channel <number>",
+	.summary = "Join a channel",
+};
 const struct cmd_entry cmd_leave_entry = {
-	"-channel", "w", 0, 3, cmd_leave, "-channel <number>", "Leave a channel" };
+	.name = "-channel",
+	.args = "w",
+	.code = BLKCMD_SUBLIST,
+	.exec = cmd_leave,
+	.usage = "-channel <number>",
+	.summary = "Leave a channel",
+};
 const struct cmd_entry cmd_mychannels_entry = {
-	"=channel", "", 0, 4, cmd_mychannels, "=channel", "List your channels" };
+	.name = "=channel",
+	.args = "",
+	.code = BLKCMD_SHOWLIST,
+	.exec = cmd_mychannels,
+	.usage = "=channel",
+	.summary = "List your channels",
+};
 const struct cmd_entry cmd_inchannel_entry = {
-	"inchannel", "o", 0, 44, cmd_inchannel, "inchannel [number|name]",
-	"Who is in which channel" };
+	.name = "inchannel",
+	.args = "o",
+	.code = BLKCMD_INCHANNEL,
+	.exec = cmd_inchannel,
+	.usage = "inchannel [number|name]",
+	.summary = "Who is in which channel",
+};

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "archive.h"
+#include "blkcmd.h"
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
@@ -243,24 +244,82 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_resign_entry = {
-	"resign", "", 0, 103, cmd_resign, "resign", "Resign your game" };
+	.name = "resign",
+	.args = "",
+	.code = BLKCMD_RESIGN,
+	.exec = cmd_resign,
+	.usage = "resign",
+	.summary = "Resign your game",
+};
 const struct cmd_entry cmd_draw_entry = {
-	"draw", "o", 0, 34, cmd_draw, "draw [move]",
-	"Offer or accept a draw, or claim one (also with the move you intend)" };
+	.name = "draw",
+	.args = "o",
+	.code = BLKCMD_DRAW,
+	.exec = cmd_draw,
+	.usage = "draw [move]",
+	.summary = "Offer or accept a draw, or claim one (also with the move you intend)",
+};
 const struct cmd_entry cmd_abort_entry = {
-	"abort", "", 0, 10, cmd_abort, "abort", "Ask to abort the game" };
+	.name = "abort",
+	.args = "",
+	.code = BLKCMD_ABORT,
+	.exec = cmd_abort,
+	.usage = "abort",
+	.summary = "Ask to abort the game",
+};
 const struct cmd_entry cmd_adjourn_entry = {
-	"adjourn", "", 0, 13, cmd_adjourn, "adjourn", "Ask to adjourn the game" };
+	.name = "adjourn",
+	.args = "",
+	.code = BLKCMD_ADJOURN,
+	.exec = cmd_adjourn,
+	.usage = "adjourn",
+	.summary = "Ask to adjourn the game",
+};
 const struct cmd_entry cmd_takeback_entry = {
-	"takeback", "n", 0, 130, cmd_takeback, "takeback [half-moves]", "Ask to take moves back" };
+	.name = "takeback",
+	.args = "n",
+	.code = BLKCMD_TAKEBACK,
+	.exec = cmd_takeback,
+	.usage = "takeback [half-moves]",
+	.summary = "Ask to take moves back",
+};
 const struct cmd_entry cmd_flag_entry = {
-	"flag", "", 0, 36, cmd_flag, "flag", "Claim a win on time (the server also flags)" };
+	.name = "flag",
+	.args = "",
+	.code = BLKCMD_FLAG,
+	.exec = cmd_flag,
+	.usage = "flag",
+	.summary = "Claim a win on time (the server also flags)",
+};
 const struct cmd_entry cmd_say_entry = {
-	"say", "S", 0, 107, cmd_say, "say <message>", "Talk to your opponent" };
+	.name = "say",
+	.args = "S",
+	.code = BLKCMD_SAY,
+	.exec = cmd_say,
+	.usage = "say <message>",
+	.summary = "Talk to your opponent",
+};
 const struct cmd_entry cmd_moves_entry = {
-	"moves", "o", 0, 77, cmd_moves, "moves [game|name]", "The moves of a game" };
+	.name = "moves",
+	.args = "o",
+	.code = BLKCMD_MOVES,
+	.exec = cmd_moves,
+	.usage = "moves [game|name]",
+	.summary = "The moves of a game",
+};
 const struct cmd_entry cmd_refresh_entry = {
-	"refresh", "o", 0, 102, cmd_refresh, "refresh [game|name]", "The board again" };
+	.name = "refresh",
+	.args = "o",
+	.code = BLKCMD_REFRESH,
+	.exec = cmd_refresh,
+	.usage = "refresh [game|name]",
+	.summary = "The board again",
+};
 const struct cmd_entry cmd_pgn_entry = {
-	"pgn", "oo", 0, 0, cmd_pgn, "pgn [game|name [n]]",
-	"A live game, or a player's n-th most recent stored game, as PGN" };
+	.name = "pgn",
+	.args = "oo",
+	.code = BLKCMD_NULL,
+	.exec = cmd_pgn,
+	.usage = "pgn [game|name [n]]",
+	.summary = "A live game, or a player's n-th most recent stored game, as PGN",
+};

@@ -6,11 +6,14 @@
 #include <strings.h>
 #include <time.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
+#include "fics.h"
 #include "game.h"
 #include "number.h"
 #include "offer.h"
+#include "position.h"
 #include "server.h"
 #include "session.h"
 
@@ -26,7 +29,8 @@ static const char *end_code(const char *reason)
 		{ "ran out of time", "TM" }, { "fivefold", "Rep" }, { "repetition", "Rep" },
 		{ "50 move", "50" }, { "75 move", "75" }, { "stalemate", "Sta" },
 		{ "mutual agreement", "Agr" }, { "mating material", "NM" },
-		{ "can checkmate", "NM" }, { "disconnection", "Dis" }, { "adjourned", "Adj" },
+		{ "can checkmate", "NM" }, { "disconnection", "Dis" }, { "adjudicat", "Adj" },
+		{ "adjourned", "Adj" },
 	};
 
 	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
@@ -43,7 +47,7 @@ static void type_text(const struct db_game *g, char *buf, size_t len)
 
 	if (clock_parse(&tc, g->time_control, err, sizeof err) == 0 && !clock_untimed(&tc)) {
 		min = tc.periods[0].base_ms / 60000;
-		inc = tc.bonus_ms / 1000;
+		inc = tc.bonus == CLOCK_BONUS_FISCHER ? tc.bonus_ms / 1000 : 0;	/* a delay is no increment */
 	}
 	snprintf(buf, len, "[ %c%c%3lld %3lld]", g->category[0] ? g->category[0] : 'u',
 	    g->rated ? 'r' : 'u', min, inc);
@@ -93,6 +97,34 @@ static void collect_history(void *arg, int number, const struct db_game *g)
 	}
 }
 
+/* History shows ratings as plain numbers, as FICS does ("1500P" is 1500, "----" 0). */
+static int history_rating(const char *text)
+{
+	return (int)strtol(text, NULL, 10);
+}
+
+static void stored_move(void *arg, const struct db_move *m)
+{
+	position_play_text(arg, m->uci, SAN_ENGLISH, NO_TYPE, NULL, NULL);
+}
+
+/* "39-39 W3": each side's strength, then who moves and the move number. */
+static void stored_state_text(struct db *db, const struct db_game *g, char *buf, size_t len)
+{
+	char err[64], str[16];
+	struct position *pos = position_new(g->start_fen[0] ? g->start_fen : NULL, err, sizeof err);
+
+	if (!pos) {
+		snprintf(buf, len, "  0-0 W1 ");
+		return;
+	}
+	db_game_moves(db, g->id, stored_move, pos);
+	const struct board *b = position_board(pos);
+	snprintf(str, sizeof str, "%d-%d", fics_material(b, WHITE), fics_material(b, BLACK));
+	snprintf(buf, len, "%5s %c%-3d", str, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+	position_free(pos);
+}
+
 static void cmd_history(struct session *s, const struct cmd_args *a)
 {
 	const char *name = subject(s, a);
@@ -114,10 +146,10 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 		    (!strcmp(g->result, "1-0") == white) ? '+' : '-';
 		type_text(g, type, sizeof type);
 		date_text(g->ended ? g->ended : g->started, date, sizeof date);
-		session_printf(s, "%2d: %c %4s %c %4s %-13.13s %s --- %-3s %s\n", c.numbers[i], mark,
-		    white ? g->white_rating : g->black_rating, white ? 'W' : 'B',
-		    white ? g->black_rating : g->white_rating, white ? g->black : g->white, type,
-		    end_code(g->reason), date);
+		session_printf(s, "%2d: %c %4d %c %4d %-13.13s %s --- %-3s %s\n", c.numbers[i], mark,
+		    history_rating(white ? g->white_rating : g->black_rating), white ? 'W' : 'B',
+		    history_rating(white ? g->black_rating : g->white_rating),
+		    white ? g->black : g->white, type, end_code(g->reason), date);
 	}
 }
 
@@ -132,30 +164,56 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
 	}
-	session_printf(s, "Stored games for %s:\n    C Opponent       On Type          Date\n", name);
+	session_printf(s, "Stored games for %s:\n"
+	    "    C Opponent       On Type          Str  M    ECO Date\n", name);
 	for (int i = 0; i < c.count; i++) {
 		const struct db_game *g = &c.games[i];
 		bool white = !strcasecmp(g->white, name);
 		const char *opp = white ? g->black : g->white;
+		char state[32];
 		type_text(g, type, sizeof type);
 		date_text(g->started, date, sizeof date);
-		session_printf(s, "%2d: %c %-14.14s %c  %s %s\n", i + 1, white ? 'W' : 'B', opp,
-		    server_find_session(session_server(s), opp) ? 'Y' : 'N', type, date);
+		stored_state_text(server_db(session_server(s)), g, state, sizeof state);
+		session_printf(s, "%2d: %c %-14.14s %c %s %s  ??? %s\n", i + 1, white ? 'W' : 'B', opp,
+		    server_find_session(session_server(s), opp) ? 'Y' : 'N', type, state, date);
 	}
 }
 
 struct movelist {
 	struct session *s;
+	int number, plies;
+	bool first_black;
 };
 
 static void print_move(void *arg, const struct db_move *m)
 {
 	struct movelist *l = arg;
+	bool white_ply = (l->plies + l->first_black) % 2 == 0;
 
-	if (m->ply % 2)
-		session_printf(l->s, "%3d.  %-8s", (m->ply + 1) / 2, m->san);
-	else
-		session_printf(l->s, "%-8s\n", m->san);
+	fics_movelist_move(l->s, l->number, white_ply, l->plies == 0, m->san, m->time_ms);
+	if (!white_ply)
+		l->number++;
+	l->plies++;
+}
+
+/* A movelist names the sides, not the players ("White resigns"), as FICS does. */
+static void impersonal_reason(const char *reason, const char *white, const char *black,
+    char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	while (*reason && n + 1 < len) {
+		size_t w = strcspn(reason, " ");
+		const char *word = reason;
+		int wn = (int)w;
+		if (w == strlen(white) && !strncasecmp(reason, white, w))
+			word = "White", wn = 5;
+		else if (w == strlen(black) && !strncasecmp(reason, black, w))
+			word = "Black", wn = 5;
+		n += (size_t)snprintf(buf + n, len - n, "%.*s%s", wn, word, reason[w] ? " " : "");
+		reason += w + (reason[w] ? 1 : 0);
+	}
 }
 
 bool cmd_record_number(struct session *s, const char *text, int *number)
@@ -188,8 +246,9 @@ bool cmd_record_number(struct session *s, const char *text, int *number)
 static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 {
 	struct db_game found;
+	struct clock_control tc;
 	int number;
-	char date[64];
+	char err[64];
 
 	if (!cmd_record_number(s, a->argc > 1 ? a->argv[1] : NULL, &number))
 		return;
@@ -197,18 +256,28 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
-	const struct db_game *g = &found;
-	date_text(g->started, date, sizeof date);
-	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n%s %s match, time control %s.\n\n", g->white,
-	    g->white_rating, g->black, g->black_rating, date, g->rated ? "Rated" : "Unrated",
-	    g->category, g->time_control);
-	struct movelist l = { s };
-	struct db_game copy = *g;
-	if (copy.start_fen[0])
-		session_printf(s, "From %s\n", copy.start_fen);
+	struct db_game copy = found;
+	if (clock_parse(&tc, copy.time_control, err, sizeof err) < 0)
+		tc = (struct clock_control){ 0 };
+	const char *names[2] = { copy.white, copy.black };
+	const char *ratings[2] = { copy.white_rating, copy.black_rating };
+	struct movelist l = { s, 1, 0, false };
+	if (copy.start_fen[0]) {
+		struct position *pos = position_new(copy.start_fen, err, sizeof err);
+		if (pos) {
+			l.first_black = position_board(pos)->side == BLACK;
+			l.number = position_board(pos)->fullmove_number;
+			position_free(pos);
+		}
+	}
+	fics_movelist_header(s, names, ratings, copy.started, copy.rated, &tc);
 	db_game_moves(server_db(session_server(s)), copy.id, print_move, &l);
-	session_printf(s, "\n      {%s} %s\n", copy.reason[0] ? copy.reason : "Still in progress",
-	    copy.result);
+	if ((l.plies + l.first_black) % 2 == 1)
+		session_printf(s, "\n");
+	char reason[sizeof copy.reason + 16];
+	impersonal_reason(copy.reason[0] ? copy.reason : "Still in progress", copy.white, copy.black,
+	    reason, sizeof reason);
+	session_printf(s, "      {%s} %s\n", reason, copy.result);
 }
 
 struct resumable {
@@ -285,14 +354,50 @@ static void cmd_journal(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_history_entry = {
-	"history", "o", 0, 51, cmd_history, "history [name]", "A player's recent games" };
+	.name = "history",
+	.args = "o",
+	.code = BLKCMD_HISTORY,
+	.exec = cmd_history,
+	.usage = "history [name]",
+	.summary = "A player's recent games",
+};
 const struct cmd_entry cmd_stored_entry = {
-	"stored", "o", 0, 125, cmd_stored, "stored [name]", "Adjourned games" };
+	.name = "stored",
+	.args = "o",
+	.code = BLKCMD_STORED,
+	.exec = cmd_stored,
+	.usage = "stored [name]",
+	.summary = "Adjourned games",
+};
 const struct cmd_entry cmd_oldmoves_entry = {
-	"oldmoves", "wo", 0, 81, cmd_oldmoves, "oldmoves <name> [n]", "Moves of a past game" };
+	.name = "oldmoves",
+	.args = "wo",
+	.code = BLKCMD_OLDMOVES,
+	.exec = cmd_oldmoves,
+	.usage = "oldmoves <name> [n]",
+	.summary = "Moves of a past game",
+};
 const struct cmd_entry cmd_smoves_entry = {
-	"smoves", "wo", 0, 121, cmd_oldmoves, "smoves <name> [n]", "Moves of a past game" };
+	.name = "smoves",
+	.args = "wo",
+	.code = BLKCMD_SMOVES,
+	.exec = cmd_oldmoves,
+	.usage = "smoves <name> [n]",
+	.summary = "Moves of a past game",
+};
 const struct cmd_entry cmd_resume_entry = {
-	"resume", "o", 0, 104, cmd_resume, "resume [name]", "Continue an adjourned game" };
+	.name = "resume",
+	.args = "o",
+	.code = BLKCMD_RESUME,
+	.exec = cmd_resume,
+	.usage = "resume [name]",
+	.summary = "Continue an adjourned game",
+};
 const struct cmd_entry cmd_journal_entry = {
-	"journal", "o", 0, 58, cmd_journal, "journal [name]", "Stored positions (none kept)" };
+	.name = "journal",
+	.args = "o",
+	.code = BLKCMD_JOURNAL,
+	.exec = cmd_journal,
+	.usage = "journal [name]",
+	.summary = "Stored positions (none kept)",
+};

@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
@@ -285,20 +286,76 @@ static void cmd_uptime(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_help_entry = {
-	"help", "o", 0, 38, cmd_help, "help [command|topic]", "Commands and topics" };
+	.name = "help",
+	.args = "o",
+	.code = BLKCMD_HELP,
+	.exec = cmd_help,
+	.usage = "help [command|topic]",
+	.summary = "Commands and topics",
+};
 const struct cmd_entry cmd_who_entry = {
-	"who", "T", 0, 146, cmd_who, "who", "Players online" };
+	.name = "who",
+	.args = "T",
+	.code = BLKCMD_WHO,
+	.exec = cmd_who,
+	.usage = "who",
+	.summary = "Players online",
+};
 const struct cmd_entry cmd_finger_entry = {
-	"finger", "o", 0, 37, cmd_finger, "finger [name]", "About a player" };
+	.name = "finger",
+	.args = "o",
+	.code = BLKCMD_FINGER,
+	.exec = cmd_finger,
+	.usage = "finger [name]",
+	.summary = "About a player",
+};
 const struct cmd_entry cmd_date_entry = {
-	"date", "", 0, 28, cmd_date, "date", "The time here" };
+	.name = "date",
+	.args = "",
+	.code = BLKCMD_DATE,
+	.exec = cmd_date,
+	.usage = "date",
+	.summary = "The time here",
+};
 const struct cmd_entry cmd_news_entry = {
-	"news", "o", 0, 87, cmd_news, "news", "Recent news items" };
+	.name = "news",
+	.args = "o",
+	.code = BLKCMD_NEWS,
+	.exec = cmd_news,
+	.usage = "news",
+	.summary = "Recent news items",
+};
 const struct cmd_entry cmd_addnews_entry = {
-	"addnews", "S", CMD_ADMIN, 0, cmd_addnews, "addnews <title>", "Post a news item" };
+	.name = "addnews",
+	.args = "S",
+	.flags = CMD_ADMIN,
+	.code = BLKCMD_NULL,
+	.exec = cmd_addnews,
+	.usage = "addnews <title>",
+	.summary = "Post a news item",
+};
 const struct cmd_entry cmd_showlist_entry = {
-	"showlist", "o", 0, 122, cmd_showlist, "showlist", "The lists there are" };
+	.name = "showlist",
+	.args = "o",
+	.code = BLKCMD_SHOWLIST,
+	.exec = cmd_showlist,
+	.usage = "showlist",
+	.summary = "The lists there are",
+};
 const struct cmd_entry cmd_gameend_entry = {
-	"gameend", "T", CMD_HIDDEN, 0, cmd_gameend, "gameend", "Nothing (sent by xboard)" };
+	.name = "gameend",
+	.args = "T",
+	.flags = CMD_HIDDEN,
+	.code = BLKCMD_NULL,
+	.exec = cmd_gameend,
+	.usage = "gameend",
+	.summary = "Nothing (sent by xboard)",
+};
 const struct cmd_entry cmd_uptime_entry = {
-	"uptime", "", 0, 145, cmd_uptime, "uptime", "How long the server has run" };
+	.name = "uptime",
+	.args = "",
+	.code = BLKCMD_UPTIME,
+	.exec = cmd_uptime,
+	.usage = "uptime",
+	.summary = "How long the server has run",
+};

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "fics.h"
 #include "game.h"
@@ -14,30 +15,10 @@
 /* Adds s to g's observers and shows the game as FICS does. */
 static void watch(struct session *s, struct game *g)
 {
-	char header[FICS_LINE_MAX];
+	char err[FICS_LINE_MAX];
 
-	if (game_color_of(g, s) >= 0) {
-		session_printf(s, "You cannot observe a game you are playing.\n");
-		return;
-	}
-	int rc = session_observe(s, g);
-	if (rc == 1) {
-		session_printf(s, "You are already observing game %d.\n", game_number(g));
-		return;
-	}
-	if (rc < 0) {
-		session_printf(s, "You are observing as many games as you may (%d).\n",
-		    GAME_OBSERVE_PER_USER);
-		return;
-	}
-	fics_game_header(g, header, sizeof header);
-	if (session_var(s, IVAR_GAMEINFO)) {
-		char info[FICS_LINE_MAX];
-		fics_gameinfo(g, info, sizeof info);
-		session_printf(s, "%s\n", info);
-	}
-	session_printf(s, "You are now observing game %d.\n%s\n\n", game_number(g), header);
-	game_send_board(g, s);
+	if (game_watch(g, s, err, sizeof err) < 0)
+		session_printf(s, "%s\n", err);
 }
 
 static void cmd_observe(struct session *s, const struct cmd_args *a)
@@ -208,17 +189,58 @@ static void cmd_whisper(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_observe_entry = {
-	"observe", "w", 0, 80, cmd_observe, "observe <game|name>", "Watch a game" };
+	.name = "observe",
+	.args = "w",
+	.code = BLKCMD_OBSERVE,
+	.exec = cmd_observe,
+	.usage = "observe <game|name>",
+	.summary = "Watch a game",
+};
 const struct cmd_entry cmd_unobserve_entry = {
-	"unobserve", "o", 0, 138, cmd_unobserve, "unobserve [game|name]", "Stop watching" };
+	.name = "unobserve",
+	.args = "o",
+	.code = BLKCMD_UNOBSERVE,
+	.exec = cmd_unobserve,
+	.usage = "unobserve [game|name]",
+	.summary = "Stop watching",
+};
 const struct cmd_entry cmd_follow_entry = {
-	"follow", "o", 0, 39, cmd_follow, "follow [name]", "Watch every game a player starts" };
+	.name = "follow",
+	.args = "o",
+	.code = BLKCMD_FOLLOW,
+	.exec = cmd_follow,
+	.usage = "follow [name]",
+	.summary = "Watch every game a player starts",
+};
 const struct cmd_entry cmd_games_entry = {
-	"games", "o", 0, 43, cmd_games, "games [name|/blsur]", "Games in progress" };
+	.name = "games",
+	.args = "o",
+	.code = BLKCMD_GAMES,
+	.exec = cmd_games,
+	.usage = "games [name|/blsur]",
+	.summary = "Games in progress",
+};
 const struct cmd_entry cmd_allobservers_entry = {
-	"allobservers", "o", 0, 6, cmd_allobservers, "allobservers [game|name]",
-	"Who watches which game" };
+	.name = "allobservers",
+	.args = "o",
+	.code = BLKCMD_ALLOBSERVERS,
+	.exec = cmd_allobservers,
+	.usage = "allobservers [game|name]",
+	.summary = "Who watches which game",
+};
 const struct cmd_entry cmd_kibitz_entry = {
-	"kibitz", "S", 0, 59, cmd_kibitz, "kibitz <message>", "Talk to players and observers" };
+	.name = "kibitz",
+	.args = "S",
+	.code = BLKCMD_KIBITZ,
+	.exec = cmd_kibitz,
+	.usage = "kibitz <message>",
+	.summary = "Talk to players and observers",
+};
 const struct cmd_entry cmd_whisper_entry = {
-	"whisper", "S", 0, 145, cmd_whisper, "whisper <message>", "Talk to observers only" };
+	.name = "whisper",
+	.args = "S",
+	.code = BLKCMD_WHISPER,
+	.exec = cmd_whisper,
+	.usage = "whisper <message>",
+	.summary = "Talk to observers only",
+};

@@ -8,6 +8,7 @@
 
 #include <openssl/rand.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "game.h"
 #include "limit.h"
@@ -21,6 +22,7 @@
 struct terms {
 	struct clock_control tc;
 	bool rated, manual, formula;
+	bool rated_asked;	/* "rated" or "unrated" was typed, not the default */
 	int color;
 	int min_rating, max_rating;
 };
@@ -75,9 +77,9 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 		if (is_number(w) && n < 2 && !control)
 			numbers[n++] = w;
 		else if (!strcasecmp(w, "r") || !strcasecmp(w, "rated"))
-			t->rated = true;
+			t->rated = t->rated_asked = true;
 		else if (!strcasecmp(w, "u") || !strcasecmp(w, "unrated"))
-			t->rated = false;
+			t->rated = false, t->rated_asked = true;
 		else if (!strcasecmp(w, "w") || !strcasecmp(w, "white"))
 			t->color = WHITE;
 		else if (!strcasecmp(w, "b") || !strcasecmp(w, "black"))
@@ -307,6 +309,9 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 		    why);
 		return;
 	}
+	/* A game with a guest is unrated unless asked otherwise (FICS). */
+	if (!t.rated_asked && !session_registered(to))
+		t.rated = false;
 	challenge(s, to, &t.tc, t.rated, t.color);
 }
 
@@ -444,25 +449,82 @@ static void cmd_rematch(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_seek_entry = {
-	"seek", "T", 0, 155, cmd_seek,
-	"seek [minutes inc] [rated|unrated] [white|black] [manual] [formula] [min-max]",
-	"Advertise for a game" };
+	.name = "seek",
+	.args = "T",
+	.code = BLKCMD_SEEK,
+	.exec = cmd_seek,
+	.usage = "seek [minutes inc] [rated|unrated] [white|black] [manual] [formula] [min-max]",
+	.summary = "Advertise for a game",
+};
 const struct cmd_entry cmd_unseek_entry = {
-	"unseek", "n", 0, 156, cmd_unseek, "unseek [number]", "Remove your seeks" };
+	.name = "unseek",
+	.args = "n",
+	.code = BLKCMD_UNSEEK,
+	.exec = cmd_unseek,
+	.usage = "unseek [number]",
+	.summary = "Remove your seeks",
+};
 const struct cmd_entry cmd_sought_entry = {
-	"sought", "o", 0, 157, cmd_sought, "sought", "The seeks on offer" };
+	.name = "sought",
+	.args = "o",
+	.code = BLKCMD_SOUGHT,
+	.exec = cmd_sought,
+	.usage = "sought",
+	.summary = "The seeks on offer",
+};
 const struct cmd_entry cmd_play_entry = {
-	"play", "i", 0, 158, cmd_play, "play <number>", "Answer a seek" };
+	.name = "play",
+	.args = "i",
+	.code = BLKCMD_PLAY,
+	.exec = cmd_play,
+	.usage = "play <number>",
+	.summary = "Answer a seek",
+};
 const struct cmd_entry cmd_match_entry = {
-	"match", "wT", 0, 73, cmd_match, "match <name> [minutes inc] [rated|unrated] [white|black]",
-	"Challenge a player" };
+	.name = "match",
+	.args = "wT",
+	.code = BLKCMD_MATCH,
+	.exec = cmd_match,
+	.usage = "match <name> [minutes inc] [rated|unrated] [white|black]",
+	.summary = "Challenge a player",
+};
 const struct cmd_entry cmd_accept_entry = {
-	"accept", "o", 0, 11, cmd_accept, "accept [number|name]", "Accept an offer" };
+	.name = "accept",
+	.args = "o",
+	.code = BLKCMD_ACCEPT,
+	.exec = cmd_accept,
+	.usage = "accept [number|name]",
+	.summary = "Accept an offer",
+};
 const struct cmd_entry cmd_decline_entry = {
-	"decline", "o", 0, 30, cmd_decline, "decline [number|name]", "Decline an offer" };
+	.name = "decline",
+	.args = "o",
+	.code = BLKCMD_DECLINE,
+	.exec = cmd_decline,
+	.usage = "decline [number|name]",
+	.summary = "Decline an offer",
+};
 const struct cmd_entry cmd_withdraw_entry = {
-	"withdraw", "o", 0, 147, cmd_withdraw, "withdraw [number|name]", "Withdraw your offer" };
+	.name = "withdraw",
+	.args = "o",
+	.code = BLKCMD_WITHDRAW,
+	.exec = cmd_withdraw,
+	.usage = "withdraw [number|name]",
+	.summary = "Withdraw your offer",
+};
 const struct cmd_entry cmd_pending_entry = {
-	"pending", "", 0, 93, cmd_pending, "pending", "Offers to and from you" };
+	.name = "pending",
+	.args = "",
+	.code = BLKCMD_PENDING,
+	.exec = cmd_pending,
+	.usage = "pending",
+	.summary = "Offers to and from you",
+};
 const struct cmd_entry cmd_rematch_entry = {
-	"rematch", "", 0, 101, cmd_rematch, "rematch", "Challenge your last opponent again" };
+	.name = "rematch",
+	.args = "",
+	.code = BLKCMD_REMATCH,
+	.exec = cmd_rematch,
+	.usage = "rematch",
+	.summary = "Challenge your last opponent again",
+};

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "archive.h"
+#include "blkcmd.h"
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
@@ -442,5 +443,10 @@ void cmd_help_tourney(struct session *s)
 }
 
 const struct cmd_entry cmd_tourney_entry = {
-	"tourney", "T", 0, 0, cmd_tourney, "tourney SUBCOMMAND ... (\"help tourney\")",
-	"Club tournaments: create, join, standings, pairings" };
+	.name = "tourney",
+	.args = "T",
+	.code = BLKCMD_NULL,
+	.exec = cmd_tourney,
+	.usage = "tourney SUBCOMMAND ... (\"help tourney\")",
+	.summary = "Club tournaments: create, join, standings, pairings",
+};

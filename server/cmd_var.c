@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "blkcmd.h"
 #include "cmd.h"
 #include "offer.h"
 #include "server.h"
@@ -185,18 +186,58 @@ static void cmd_unalias(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_set_entry = {
-	"set", "wT", 0, 109, cmd_set, "set <variable> [value]", "Change a setting" };
+	.name = "set",
+	.args = "wT",
+	.code = BLKCMD_SET,
+	.exec = cmd_set,
+	.usage = "set <variable> [value]",
+	.summary = "Change a setting",
+};
 const struct cmd_entry cmd_iset_entry = {
-	"iset", "ww", 0, 56, cmd_iset, "iset <ivariable> <0|1>",
-	"Change an interface setting (for client programs)" };
+	.name = "iset",
+	.args = "ww",
+	.code = BLKCMD_ISET,
+	.exec = cmd_iset,
+	.usage = "iset <ivariable> <0|1>",
+	.summary = "Change an interface setting (for client programs)",
+};
 const struct cmd_entry cmd_style_entry = {
-	"style", "i", 0, 123, cmd_style, "style <1-12>", "Board style (12 for clients)" };
+	.name = "style",
+	.args = "i",
+	.code = BLKCMD_STYLE,
+	.exec = cmd_style,
+	.usage = "style <1-12>",
+	.summary = "Board style (12 for clients)",
+};
 const struct cmd_entry cmd_variables_entry = {
-	"variables", "o", 0, 143, cmd_variables, "variables [name]", "Show settings" };
+	.name = "variables",
+	.args = "o",
+	.code = BLKCMD_VARIABLES,
+	.exec = cmd_variables,
+	.usage = "variables [name]",
+	.summary = "Show settings",
+};
 const struct cmd_entry cmd_ivariables_entry = {
-	"ivariables", "o", 0, 55, cmd_ivariables, "ivariables [name]", "Show interface settings" };
+	.name = "ivariables",
+	.args = "o",
+	.code = BLKCMD_IVARIABLES,
+	.exec = cmd_ivariables,
+	.usage = "ivariables [name]",
+	.summary = "Show interface settings",
+};
 const struct cmd_entry cmd_alias_entry = {
-	"alias", "oT", 0, 5, cmd_alias, "alias [name [value]]",
-	"Shortcuts; @ in the value stands for what follows" };
+	.name = "alias",
+	.args = "oT",
+	.code = BLKCMD_ALIAS,
+	.exec = cmd_alias,
+	.usage = "alias [name [value]]",
+	.summary = "Shortcuts; @ in the value stands for what follows",
+};
 const struct cmd_entry cmd_unalias_entry = {
-	"unalias", "w", 0, 139, cmd_unalias, "unalias <name>", "Remove a shortcut" };
+	.name = "unalias",
+	.args = "w",
+	.code = BLKCMD_UNALIAS,
+	.exec = cmd_unalias,
+	.usage = "unalias <name>",
+	.summary = "Remove a shortcut",
+};

@@ -10,7 +10,7 @@
 
 static const char piece_chars[] = "-PNBRQK--pnbrqk-";
 
-static int material(const struct board *b, enum color c)
+int fics_material(const struct board *b, enum color c)
 {
 	return bb_count(board_pieces(b, c, PAWN)) + 3 * bb_count(board_pieces(b, c, KNIGHT)) +
 	    3 * bb_count(board_pieces(b, c, BISHOP)) + 5 * bb_count(board_pieces(b, c, ROOK)) +
@@ -54,6 +54,26 @@ static bool fics_minutes(const struct clock_control *tc, long long *min, long lo
 	return true;
 }
 
+/*
+ * A single-period delay control ("5d3", "5s3"): FICS has no field for a
+ * delay, and clients treat whatever is in the increment field as an
+ * increment, so they are shown the minutes with increment 0.
+ */
+static bool fics_delay_minutes(const struct clock_control *tc, long long *min)
+{
+	if (tc->period_count != 1 || tc->periods[0].moves || tc->periods[0].base_ms % 60000 ||
+	    (tc->bonus != CLOCK_BONUS_BRONSTEIN && tc->bonus != CLOCK_BONUS_SIMPLE))
+		return false;
+	*min = tc->periods[0].base_ms / 60000;
+	return true;
+}
+
+/* The increment clients may add on their own clocks: never a delay. */
+static long long fics_increment_s(const struct clock_control *tc)
+{
+	return tc->bonus == CLOCK_BONUS_FISCHER ? tc->bonus_ms / 1000 : 0;
+}
+
 void fics_time_text(const struct game *g, char *buf, size_t len)
 {
 	long long min, inc;
@@ -95,7 +115,7 @@ void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool fl
 	long long min = 0, inc = 0;
 	if (!fics_minutes(tc, &min, &inc)) {
 		min = tc->periods[0].base_ms / 60000;
-		inc = tc->bonus_ms / 1000;
+		inc = fics_increment_s(tc);
 	}
 	long long wclock = game_clock_ms(g, WHITE), bclock = game_clock_ms(g, BLACK);
 	if (!ms) {
@@ -110,7 +130,8 @@ void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool fl
 	    !!(b->castling & CASTLE_WK), !!(b->castling & CASTLE_WQ),
 	    !!(b->castling & CASTLE_BK), !!(b->castling & CASTLE_BQ),
 	    b->halfmove_clock, game_number(g), game_player_name(g, WHITE),
-	    game_player_name(g, BLACK), (int)rel, min, inc, material(b, WHITE), material(b, BLACK),
+	    game_player_name(g, BLACK), (int)rel, min, inc, fics_material(b, WHITE),
+	    fics_material(b, BLACK),
 	    wclock, bclock, b->fullmove_number, game_last_verbose(g), taken, san, flip ? 1 : 0,
 	    ticking ? 1 : 0);
 }
@@ -157,15 +178,15 @@ void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t l
 		    "h   g   f   e   d   c   b   a" : "a   b   c   d   e   f   g   h");
 }
 
-void fics_creating(const struct game *g, bool continuing, char *buf, size_t len)
+void fics_creating(const struct game *g, char *buf, size_t len)
 {
 	char type[48], tc[64];
 
 	fics_type_text(g, type, sizeof type);
 	fics_time_text(g, tc, sizeof tc);
-	snprintf(buf, len, "%s: %s (%s) %s (%s) %s %s", continuing ? "Continuing" : "Creating",
-	    game_player_name(g, WHITE), game_rating_text(g, WHITE), game_player_name(g, BLACK),
-	    game_rating_text(g, BLACK), type, tc);
+	snprintf(buf, len, "Creating: %s (%s) %s (%s) %s %s", game_player_name(g, WHITE),
+	    game_rating_text(g, WHITE), game_player_name(g, BLACK), game_rating_text(g, BLACK),
+	    type, tc);
 }
 
 void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len)
@@ -218,42 +239,68 @@ void fics_games_line(const struct game *g, char *buf, size_t len)
 
 	if (!fics_minutes(tc, &min, &inc)) {
 		min = tc->periods[0].base_ms / 60000;
-		inc = tc->bonus_ms / 1000;
+		inc = fics_increment_s(tc);
 	}
-	fics_clock_text(game_clock_ms(g, WHITE), wc, sizeof wc);
-	fics_clock_text(game_clock_ms(g, BLACK), bc, sizeof bc);
+	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
+	fics_clock_text(game_clock_ms(g, WHITE) > 0 ? game_clock_ms(g, WHITE) : 0, wc, sizeof wc);
+	fics_clock_text(game_clock_ms(g, BLACK) > 0 ? game_clock_ms(g, BLACK) : 0, bc, sizeof bc);
 	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [ %c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
 	    game_number(g), game_rating_text(g, WHITE), game_player_name(g, WHITE),
 	    game_rating_text(g, BLACK), game_player_name(g, BLACK),
 	    clock_category_letter(clock_category(tc)), game_rated(g) ? 'r' : 'u', min, inc, wc, bc,
-	    material(b, WHITE), material(b, BLACK), b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+	    fics_material(b, WHITE), fics_material(b, BLACK), b->side == WHITE ? 'W' : 'B',
+	    b->fullmove_number);
+}
+
+void fics_movelist_header(struct session *s, const char *const names[2],
+    const char *const ratings[2], int64_t started_unix, bool rated,
+    const struct clock_control *tc)
+{
+	char control[FICS_LINE_MAX], when[64];
+	long long min = 0, inc = 0;
+	time_t started = (time_t)started_unix;
+	struct tm tm;
+
+	gmtime_r(&started, &tm);
+	strftime(when, sizeof when, "%a %b %e, %H:%M UTC %Y", &tm);
+	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n", names[WHITE], ratings[WHITE], names[BLACK],
+	    ratings[BLACK], when);
+	const char *type = clock_category_name(clock_category(tc));
+	if (fics_minutes(tc, &min, &inc) || fics_delay_minutes(tc, &min)) {
+		session_printf(s, "%s %s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
+		    rated ? "Rated" : "Unrated", type, min, inc);
+	} else {
+		clock_format(tc, control, sizeof control);
+		session_printf(s, "%s %s match, time control: %s.\n\n", rated ? "Rated" : "Unrated", type,
+		    control);
+	}
+	session_printf(s, "Move  %-23s %s\n", names[WHITE], names[BLACK]);
+	session_printf(s, "----  ---------------------   ---------------------\n");
+}
+
+void fics_movelist_move(struct session *s, int number, bool white_ply, bool first, const char *san,
+    long long time_ms)
+{
+	char taken[32];
+
+	fics_time_taken(time_ms, true, taken, sizeof taken);
+	if (white_ply)
+		session_printf(s, "%3d.  %-7s %-14s", number, san, taken);
+	else if (first)
+		session_printf(s, "%3d.  %-7s %-14s  %-7s %s\n", number, "...", "", san, taken);
+	else
+		session_printf(s, "  %-7s %s\n", san, taken);
 }
 
 void fics_movelist(struct session *s, const struct game *g)
 {
 	const struct position *pos = game_position(g);
-	char header[FICS_LINE_MAX], type[48], when[64];
-	long long min = 0, inc = 0;
 	int plies = position_ply_count(pos);
-	time_t started = (time_t)game_started(g);
-	struct tm tm;
+	const char *names[2] = { game_player_name(g, WHITE), game_player_name(g, BLACK) };
+	const char *ratings[2] = { game_rating_text(g, WHITE), game_rating_text(g, BLACK) };
 
-	gmtime_r(&started, &tm);
-	strftime(when, sizeof when, "%a %b %e, %H:%M UTC %Y", &tm);
-	fics_type_text(g, type, sizeof type);
-	type[0] = (char)(type[0] - 32);
 	session_printf(s, "Movelist for game %d:\n\n", game_number(g));
-	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n", game_player_name(g, WHITE),
-	    game_rating_text(g, WHITE), game_player_name(g, BLACK), game_rating_text(g, BLACK), when);
-	if (fics_minutes(game_clock(g), &min, &inc))
-		session_printf(s, "%s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
-		    type, min, inc);
-	else {
-		clock_format(game_clock(g), header, sizeof header);
-		session_printf(s, "%s match, time control: %s.\n\n", type, header);
-	}
-	session_printf(s, "Move  %-23s %s\n", game_player_name(g, WHITE), game_player_name(g, BLACK));
-	session_printf(s, "----  ---------------------   ---------------------\n");
+	fics_movelist_header(s, names, ratings, game_started(g), game_rated(g), game_clock(g));
 	const struct board *start = NULL;
 	struct position *copy = position_copy(pos);
 	if (copy) {
@@ -263,15 +310,9 @@ void fics_movelist(struct session *s, const struct game *g)
 	int first_black = start && start->side == BLACK;
 	int number = start ? start->fullmove_number : 1;
 	for (int ply = 0; ply < plies; ply++) {
-		char taken[32];
 		bool white_ply = (ply + first_black) % 2 == 0;
-		fics_time_taken(game_move_time_ms(g, ply), true, taken, sizeof taken);
-		if (white_ply)
-			session_printf(s, "%3d.  %-7s %-14s", number, game_move_san(g, ply), taken);
-		else if (ply == 0)
-			session_printf(s, "%3d.  %-7s %-14s  %-7s %s\n", number, "...", "", game_move_san(g, ply), taken);
-		else
-			session_printf(s, "  %-7s %s\n", game_move_san(g, ply), taken);
+		fics_movelist_move(s, number, white_ply, ply == 0, game_move_san(g, ply),
+		    game_move_time_ms(g, ply));
 		if (!white_ply)
 			number++;
 	}

@@ -11,6 +11,8 @@
 
 #include "types.h"
 
+struct board;
+struct clock_control;
 struct game;
 struct session;
 
@@ -23,6 +25,8 @@ enum fics_relation {
 #define FICS_LINE_MAX 512
 #define FICS_BOARD_MAX 2048	/* a style 1 board */
 
+/* FICS's "strength": material, pawn 1, minor 3, rook 5, queen 9. */
+int fics_material(const struct board *b, enum color c);
 /* The <12> line for one viewer; ms selects milliseconds (iset ms 1). */
 void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool flip,
     char *buf, size_t len);
@@ -33,8 +37,10 @@ void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t l
 void fics_time_text(const struct game *g, char *buf, size_t len);
 /* "rated blitz" / "unrated standard". */
 void fics_type_text(const struct game *g, char *buf, size_t len);
-/* "Creating: alice (1500) bob (1612) rated blitz 5 0" (or "Continuing"). */
-void fics_creating(const struct game *g, bool continuing, char *buf, size_t len);
+/* "Creating: alice (1500) bob (1612) rated blitz 5 0", also when a game
+ * resumes: clients open a board on this line only (the intro line after it
+ * says "Continuing"). */
+void fics_creating(const struct game *g, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) Creating rated blitz match.}" */
 void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) bob resigns} 1-0" */
@@ -46,6 +52,15 @@ void fics_gameinfo(const struct game *g, char *buf, size_t len);
 void fics_games_line(const struct game *g, char *buf, size_t len);
 /* "Game 7: alice (1500) bob (1612) rated blitz 5 0" (observe, moves). */
 void fics_game_header(const struct game *g, char *buf, size_t len);
+/* The lines above a movelist (moves, smoves, oldmoves): players and date,
+ * then "Rated blitz match, initial time: 5 minutes, increment: 0 seconds.",
+ * a blank line and the column heads. */
+void fics_movelist_header(struct session *s, const char *const names[2],
+    const char *const ratings[2], int64_t started_unix, bool rated,
+    const struct clock_control *tc);
+/* One movelist line's worth: a move and its thinking time, in columns. */
+void fics_movelist_move(struct session *s, int number, bool white_ply, bool first, const char *san,
+    long long time_ms);
 /* The whole `moves` listing, written to the session. */
 void fics_movelist(struct session *s, const struct game *g);
 /* "(m:ss)" or "(m:ss.mmm)" for a thinking time. */

@@ -377,6 +377,45 @@ static void stamp_turn(struct game *g)
 		session_board_sent(p);
 }
 
+/*
+ * Every way into observing (observe, follow, a tournament's followers) ends
+ * here, so clients see one header: the optional <g1> line, "You are now
+ * observing", the "Game N:" line, a blank line and the board, all in one
+ * piece with no prompt inside it.
+ */
+int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
+{
+	char header[FICS_LINE_MAX], info[FICS_LINE_MAX] = "", board[FICS_BOARD_MAX];
+
+	if (game_color_of(g, s) >= 0) {
+		snprintf(err, errlen, "You cannot observe a game you are playing.");
+		return -1;
+	}
+	int rc = session_observe(s, g);
+	if (rc == 1) {
+		snprintf(err, errlen, "You are already observing game %d.", g->number);
+		return -1;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "You are observing as many games as you may (%d).",
+		    GAME_OBSERVE_PER_USER);
+		return -1;
+	}
+	fics_game_header(g, header, sizeof header);
+	if (session_var(s, IVAR_GAMEINFO)) {
+		fics_gameinfo(g, info, sizeof info - 1);
+		strcat(info, "\n");
+	}
+	if (session_var(s, VAR_STYLE) != 12)
+		fics_style1(g, !!session_var(s, VAR_FLIP), board, sizeof board);
+	else
+		fics_style12(g, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
+		    board, sizeof board);
+	session_notify(s, "%sYou are now observing game %d.\n%s\n\n%s", info, g->number, header,
+	    board);
+	return 0;
+}
+
 void game_send_board(struct game *g, struct session *viewer)
 {
 	int c = game_color_of(g, viewer);
@@ -467,7 +506,7 @@ static void announce_start(struct game *g, bool continuing)
 {
 	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_BOARD_MAX];
 
-	fics_creating(g, continuing, creating, sizeof creating);
+	fics_creating(g, creating, sizeof creating);
 	fics_game_intro(g, continuing, intro, sizeof intro);
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *s = g->players[c];
@@ -495,21 +534,37 @@ static void announce_start(struct game *g, bool continuing)
 
 static void game_timer(evutil_socket_t fd, short what, void *arg);
 
-/* Sessions following either player start observing the new game. */
-static void follow_start(struct session *s, void *arg)
-{
-	struct game *g = arg;
-	char header[FICS_LINE_MAX];
+struct start_news {
+	struct game *g;
+	char intro[FICS_LINE_MAX];
+};
 
-	if (!*session_following(s) || game_color_of(g, s) >= 0 ||
-	    (strcasecmp(session_following(s), g->names[WHITE]) &&
+/*
+ * A game starts or resumes: "set gin 1" hears its intro line, as in FICS,
+ * and sessions following either player start observing it.
+ */
+static void tell_start(struct session *s, void *arg)
+{
+	struct start_news *n = arg;
+	struct game *g = n->g;
+	char err[FICS_LINE_MAX];
+
+	if (game_color_of(g, s) >= 0)
+		return;
+	if (session_var(s, VAR_GIN))
+		session_notify(s, "%s", n->intro);
+	if (!*session_following(s) || (strcasecmp(session_following(s), g->names[WHITE]) &&
 	    strcasecmp(session_following(s), g->names[BLACK])))
 		return;
-	if (session_observe(s, g) != 0)
-		return;
-	fics_game_header(g, header, sizeof header);
-	session_notify(s, "You are now observing game %d.\n%s\n", g->number, header);
-	send_board(g, s, REL_OBSERVING);
+	game_watch(g, s, err, sizeof err);
+}
+
+static void announce_watchers(struct game *g, bool continuing)
+{
+	struct start_news n = { .g = g };
+
+	fics_game_intro(g, continuing, n.intro, sizeof n.intro);
+	server_each_session(g->srv, tell_start, &n);
 }
 
 /* The keys a new game counts against: each player, and each address once. */
@@ -650,7 +705,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	g->turn_started_ms = server_now_ms(srv);
 	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, false);
-	server_each_session(srv, follow_start, g);
+	announce_watchers(g, false);
 	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) started: %s vs %s", g->number, (long long)g->id, g->names[WHITE],
@@ -767,6 +822,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	g->turn_started_ms = server_now_ms(srv);
 	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, true);
+	announce_watchers(g, true);
 	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) resumed: %s vs %s", g->number, (long long)id, g->names[WHITE],
@@ -930,12 +986,13 @@ struct result_news {
 	const char *line;
 };
 
-/* "iset allresults 1": the end of every game, for those not already told. */
+/* "iset allresults 1" or "set gin 1": the end of every game, for those not already told. */
 static void tell_result(struct session *s, void *arg)
 {
 	struct result_news *n = arg;
 
-	if (session_var(s, IVAR_ALLRESULTS) && game_color_of(n->g, s) < 0 &&
+	if ((session_var(s, IVAR_ALLRESULTS) || session_var(s, VAR_GIN)) &&
+	    game_color_of(n->g, s) < 0 &&
 	    !session_observing(s, n->g))
 		session_notify(s, "%s", n->line);
 }

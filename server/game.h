@@ -89,6 +89,9 @@ void game_unobserve(struct game *g, struct session *s);
 int game_observer_count(const struct game *g);
 void game_each_observer(struct game *g, void (*fn)(struct session *s, void *arg), void *arg);
 
+/* Starts s observing g and shows the observe header and board; -1 and a
+ * one-line reason in err when s may not. */
+int game_watch(struct game *g, struct session *s, char *err, size_t errlen);
 /* Sends the current board (style 12) to one viewer. */
 void game_send_board(struct game *g, struct session *viewer);
 /* "kibitz" / "whisper": to observers (and players, for kibitz). */

@@ -153,6 +153,12 @@ struct seek *offers_find_seek(struct offers *o, int id)
 	return NULL;
 }
 
+/* FICS's title bits in <s> lines: 0x1 unregistered, 0x2 computer. */
+static int seek_titles(const struct session *owner)
+{
+	return (session_registered(owner) ? 0 : 0x1) | (session_computer(owner) ? 0x2 : 0);
+}
+
 void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len)
 {
 	struct server *srv = session_server(sk->owner);
@@ -168,12 +174,15 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 		char status = !session_user_id(sk->owner) || !rating_games(&r) ? ' ' :
 		    glicko2_provisional(&r.value) ? 'P' : ' ';
 		snprintf(buf, len, "<s> %d w=%s ti=%02x rt=%d%c t=%lld i=%lld r=%c tp=%s c=%c rr=%d-%d a=%c f=%c",
-		    sk->id, session_name(sk->owner), session_registered(sk->owner) ? 0 : 1, shown, status,
+		    sk->id, session_name(sk->owner), seek_titles(sk->owner), shown, status,
 		    minutes, inc, sk->rated ? 'r' : 'u', type,
 		    sk->color < 0 ? '?' : sk->color == 0 ? 'W' : 'B', sk->min_rating, sk->max_rating,
 		    sk->manual ? 'f' : 't', sk->formula ? 't' : 'f');
 	} else {
-		snprintf(buf, len, "%3d %4s %-17s %s %s %s%s %d-%d%s", sk->id, rt, session_name(sk->owner),
+		char who[SESSION_NAME_MAX + 4];
+		snprintf(who, sizeof who, "%s%s", session_name(sk->owner),
+		    session_computer(sk->owner) ? "(C)" : "");
+		snprintf(buf, len, "%3d %4s %-17s %s %s %s%s %d-%d%s", sk->id, rt, who,
 		    tw, sk->rated ? "rated" : "unrated", type,
 		    sk->color < 0 ? "" : sk->color == 0 ? " [white]" : " [black]",
 		    sk->min_rating, sk->max_rating, sk->manual ? " m" : "");

@@ -68,8 +68,10 @@ struct session {
 	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
 	bool registered;
 	bool in_command;		/* output now is a command's reply */
+	bool reply_deferred;		/* the command's reply waits for its job */
 	long block_id;			/* the numbered command running, or -1 */
 	bool block_open;		/* its \x15 header has been written */
+	int block_code;			/* the code it will carry, -1 until known */
 	struct login *login;		/* only until logged in */
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
@@ -113,6 +115,7 @@ struct session *session_new(struct server *srv, struct conn *conn)
 	s->conn = conn;
 	s->state = S_NEW;
 	s->block_id = -1;
+	s->block_code = -1;
 	s->client_ms = s->board_client_ms = -1;
 	if (!(s->login = calloc(1, sizeof *s->login))) {
 		free(s);
@@ -192,6 +195,8 @@ void session_detach(struct session *s)
 
 /* --- output --- */
 
+static void block_header(struct session *s);
+
 static void prompt(struct session *s)
 {
 	const char *p = var_str(&s->vars, VAR_PROMPT);
@@ -205,6 +210,7 @@ void session_printf(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 
+	block_header(s);
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
@@ -226,6 +232,8 @@ void session_notify(struct session *s, const char *fmt, ...)
 		return;
 	if (!s->in_command)
 		conn_puts(s->conn, "\n");
+	else
+		block_header(s);
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
@@ -243,6 +251,8 @@ void session_error(struct session *s, const char *fmt, ...)
 	bool unsolicited = s->state == S_ONLINE && !s->in_command;
 	if (unsolicited)
 		conn_puts(s->conn, "\n");
+	else
+		block_header(s);
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
@@ -761,7 +771,29 @@ static void job_finished(void *arg, int result, const char *hash)
 	struct session *s = arg;
 
 	s->job = NULL;
+	if (!s->reply_deferred) {
+		s->job_done(s, result, hash);
+		return;
+	}
+	/* The rest of the command's reply: inside its block, then one prompt. */
+	s->in_command = true;
 	s->job_done(s, result, hash);
+	s->in_command = false;
+	s->reply_deferred = false;
+	session_block_end(s);
+	if (s->state == S_ONLINE)
+		prompt(s);
+	if (s->ping_due) {
+		conn_ping(s->conn, s->ping_due);
+		s->ping_due = 0;
+	}
+	conn_hold_input(s->conn, false);
+}
+
+void session_defer_reply(struct session *s)
+{
+	s->reply_deferred = true;
+	conn_hold_input(s->conn, true);
 }
 
 int session_password_job(struct session *s, const char *password, const char *stored,
@@ -978,13 +1010,25 @@ void session_wake(struct session *s)
 	}
 }
 
+/*
+ * The first code named wins; the header goes out with the reply's first
+ * byte, so that a reply that waits (session_defer_reply) has not opened its
+ * block while unsolicited lines go out in between.
+ */
 void session_block_begin(struct session *s, int code)
+{
+	if (s->block_id >= 0 && !s->block_open && s->block_code < 0)
+		s->block_code = code;
+}
+
+static void block_header(struct session *s)
 {
 	char header[48];
 
 	if (s->block_id < 0 || s->block_open)
 		return;
-	int n = snprintf(header, sizeof header, "\x15%ld\x16%d\x16", s->block_id, code);
+	int n = snprintf(header, sizeof header, "\x15%ld\x16%d\x16", s->block_id,
+	    s->block_code < 0 ? BLKCMD_NULL : s->block_code);
 	conn_write_raw(s->conn, header, (size_t)n);
 	s->block_open = true;
 }
@@ -1012,12 +1056,22 @@ static void run_numbered(struct session *s, char *line)
 	} else {
 		s->block_id = id;
 		s->block_open = false;
+		s->block_code = -1;
 		cmd_execute(s, end);
-		session_block_begin(s, 0);	/* a command that said nothing */
 	}
+	if (!s->reply_deferred)
+		session_block_end(s);
+}
+
+void session_block_end(struct session *s)
+{
+	if (s->block_id < 0)
+		return;
+	block_header(s);	/* a command that said nothing still has its block */
 	conn_write_raw(s->conn, "\x17\n\r", 3);
 	s->block_id = -1;
 	s->block_open = false;
+	s->block_code = -1;
 }
 
 void session_line(struct session *s, char *line, size_t len)
@@ -1042,6 +1096,8 @@ void session_line(struct session *s, char *line, size_t len)
 		else
 			cmd_execute(s, line);
 		s->in_command = false;
+		if (s->reply_deferred)
+			break;		/* job_finished ends the reply */
 		if (s->ping_due) {
 			conn_ping(s->conn, s->ping_due);
 			s->ping_due = 0;

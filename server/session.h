@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "blkcmd.h"
 #include "clock.h"
 #include "var.h"
 
@@ -52,17 +53,24 @@ int64_t session_client_think_ms(const struct session *s);
 
 /*
  * Block mode (iset block 1): the reply to a numbered command is framed as
- * \x15id\x16code\x16 ... \x17.  The command dispatcher opens the block as
- * soon as it knows the command's FICS code; outside block mode it is a no-op.
+ * \x15id\x16code\x16 ... \x17.  The command dispatcher names the command's
+ * FICS code (the first code named wins); the header goes out with the
+ * reply's first byte.  Outside block mode it is a no-op.
  */
 void session_block_begin(struct session *s, int code);
+/* The running command's reply goes on when its password job finishes: the
+ * block stays open, the prompt and further input wait for it. */
+void session_defer_reply(struct session *s);
+/* Closes the block-mode reply now (before a close, say); later calls do nothing. */
+void session_block_end(struct session *s);
 
-/* FICS block-mode codes for errors. */
+/* The block-mode codes the dispatcher itself sends (names in blkcmd.h). */
 enum {
-	BLOCK_MOVE = 1,
-	BLOCK_BAD_COMMAND = 512, BLOCK_BAD_PARAMS = 513, BLOCK_AMBIGUOUS = 514,
-	BLOCK_RIGHTS = 515, BLOCK_NOT_PLAYING = 518, BLOCK_NO_SEQUENCE = 519,
-	BLOCK_LENGTH = 520,
+	BLOCK_MOVE = BLKCMD_GAME_MOVE,
+	BLOCK_BAD_COMMAND = BLKCMD_ERROR_BADCOMMAND, BLOCK_BAD_PARAMS = BLKCMD_ERROR_BADPARAMS,
+	BLOCK_AMBIGUOUS = BLKCMD_ERROR_AMBIGUOUS, BLOCK_RIGHTS = BLKCMD_ERROR_RIGHTS,
+	BLOCK_NOT_PLAYING = BLKCMD_ERROR_NOTPLAYING, BLOCK_NO_SEQUENCE = BLKCMD_ERROR_NOSEQUENCE,
+	BLOCK_LENGTH = BLKCMD_ERROR_LENGTH,
 };
 
 /* Output.  session_printf writes the reply to the current command;

@@ -688,11 +688,9 @@ static void follow_board(struct tournament *t, struct game *g)
 {
 	for (int i = 0; i < t->nfollowers; i++) {
 		struct session *s = server_find_session(t->owner->srv, t->followers[i].name);
-		if (s && session_online(s) && game_color_of(g, s) < 0 && session_observe(s, g) == 0) {
-			session_notify(s, "You are now observing game %d (tourney %lld).",
-			    game_number(g), (long long)t->id);
-			game_send_board(g, s);
-		}
+		char err[128];
+		if (s && session_online(s) && game_color_of(g, s) < 0)
+			game_watch(g, s, err, sizeof err);
 	}
 }
 
@@ -1441,10 +1439,8 @@ void tournament_follow(struct tournament *t, struct session *s, bool follow)
 	for (int b = 0; t->core->rounds_paired && b < rd->ngames; b++) {
 		struct game *g = t->boards[b].state == BOARD_PLAYING ?
 		    games_find(server_games(t->owner->srv), t->boards[b].game_number) : NULL;
-		if (g && game_color_of(g, s) < 0 && session_observe(s, g) == 0) {
-			session_printf(s, "You are now observing game %d (board %d).\n", game_number(g),
-			    b + 1);
-			game_send_board(g, s);
-		}
+		char err[128];
+		if (g && game_color_of(g, s) < 0)
+			game_watch(g, s, err, sizeof err);
 	}
 }

@@ -457,7 +457,7 @@ class TestScreen(ClientTestCase):
         self.type("resume")
         bob.expect(b"alice would like to resume your adjourned game.")
         bob.send_line("resume")
-        _, text = self.wait_screen(r"Continuing: alice \(----\) bob \(----\)")
+        _, text = self.wait_screen(r"Creating: alice \(----\) bob \(----\)")
         self.assertRegex(text, r"(?m)^> alice +[45]:\d\d", text)
         self.assertRegex(text, r"1\. e4 +e5", text)
         self.assertRegex(text, r"2\. Nf3 +Nc6", text)

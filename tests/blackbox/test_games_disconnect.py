@@ -48,7 +48,7 @@ class DisconnectTest(GamesTestCase):
         b = self.connect(srv)
         b.login("bob", "bobpw1", timeout=GT)
         self.assertLess(time.monotonic() - t_left, 60)
-        b.expect(re.compile(LS + rb"Continuing: alice \(----\) bob \(----\) unrated lightning ([^\n\r]*)\n\r"
+        b.expect(re.compile(LS + rb"Creating: alice \(----\) bob \(----\) unrated lightning ([^\n\r]*)\n\r"
                             rb"\{Game %d \(alice vs\. bob\) Continuing unrated lightning match\.\}\n\r"
                             rb"\n\r<12> ([^\n\r]*)\n\r" % n), GT)
         d = parse12(b.match.group(2))
@@ -57,7 +57,7 @@ class DisconnectTest(GamesTestCase):
         self.assertGreaterEqual(d["bclock"], 1, d["raw"])
         self.assertLessEqual(d["bclock"], 3, d["raw"])
         self.expect_line(a, re.escape("bob has returned; the game continues."))
-        a.expect(b"Continuing: alice (----) bob (----) unrated lightning", GT)
+        a.expect(b"Creating: alice (----) bob (----) unrated lightning", GT)
         da = self.expect12(a)
         self.assertEqual((da["relation"], da["san"]), (-1, "Nf3"))
         self.assertGreater(da["bclock"], 1000, da["raw"])     # alice has ms
@@ -80,11 +80,11 @@ class DisconnectTest(GamesTestCase):
         self.assertIn(b"The game is paused until alice returns.", self.cmd(b, "Nc6"))
         a = self.connect(srv)
         a.login("alice", "alicepw1", timeout=GT)
-        a.expect(b"Continuing: alice (----) bob (----) unrated blitz 5 0", GT)
+        a.expect(b"Creating: alice (----) bob (----) unrated blitz 5 0", GT)
         d = self.expect12(a)
         self.assertEqual((d["relation"], d["side"], d["san"]), (1, "W", "e5"))
         self.expect_line(b, re.escape("alice has returned; the game continues."))
-        b.expect(b"Continuing: alice (----) bob (----) unrated blitz 5 0", GT)
+        b.expect(b"Creating: alice (----) bob (----) unrated blitz 5 0", GT)
         self.assertEqual(self.expect12(b)["relation"], -1)
         self.move(a, b, "Nf3", san="Nf3")
         out = self.cmd(b, "moves")
@@ -148,7 +148,7 @@ class DisconnectTest(GamesTestCase):
         out = self.cmd(judge, "adjudicate %s 1-0" % m.group(1).decode())
         self.assertIn(b"(alice vs. bob): 1-0.", out)
         self.expect_line(a, re.escape("Your game alice vs. bob was adjudicated by judge: 1-0."))
-        self.assertRegex(self.cmd(a, "history"), rb"\+ ---- W ---- bob .*\n\r")
+        self.assertRegex(self.cmd(a, "history"), rb"\+ +0 W +0 bob +\[ br  5   0\] --- Adj .*\n\r")
         self.assertRegex(self.cmd(a, "finger"), rb"Blitz +\d{4}P +[\d.]+ +1 +0 +0 +1")
         self.assertIn(b"There is no adjourned game", self.cmd(judge, "adjudicate %s 0-1" %
                                                                m.group(1).decode()))

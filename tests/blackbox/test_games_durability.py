@@ -8,7 +8,7 @@ directory, and then:
     acknowledged (a style 12 board for it reached either player); at most
     the one move in flight when the server died may be missing or present,
   - chess.db's moves table says the same,
-  - "resume" by both players continues it ("Continuing" lines, the same
+  - "resume" by both players continues it ("Creating" and "Continuing" lines, the same
     board, "moves" lists the same moves) with both clocks as the last
     acknowledged board showed them (the clocks are saved only at takebacks
     and game ends; the moves' times bring them up to date),
@@ -119,7 +119,7 @@ class DurabilityTest(GamesTestCase):
         fen, _ = status(moves)
         placement = fen.split()[0]
         for c in (a, b):
-            c.expect(re.compile(LS + rb"Continuing: alice \(----\) bob \(----\) unrated standard "
+            c.expect(re.compile(LS + rb"Creating: alice \(----\) bob \(----\) unrated standard "
                                 rb"60 0\n\r\{Game (\d+) \(alice vs\. bob\) Continuing unrated "
                                 rb"standard match\.\}\n\r\n\r<12> ([^\n\r]*)\n\r"), GT)
             n = int(c.match.group(1))

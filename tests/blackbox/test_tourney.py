@@ -279,7 +279,10 @@ class RoundRobinTest(TourneyTestCase):
                              "round %d is not the Berger table's" % rnd)
             self.assertEqual(byes, [])
             if rnd == 1:
-                watcher.expect(b"You are now observing game", GT)
+                # the same header as "observe": no tourney text, no prompt inside it
+                watcher.expect(re.compile(rb"You are now observing game (\d+)\.\n\r"
+                                          rb"Game \1: \w+ \(\S+\) \w+ \(\S+\) unrated blitz 5 0"
+                                          rb"\n\r\n\r<12> "), GT)
             self.play_round(clients, boards, rng)
         self.wait_state(director, tid, "finished")
         rounds = self.all_rounds(director, tid, 5)

@@ -202,6 +202,10 @@ static void test_stored_game(void **state)
 	    opponent, sizeof opponent, &color), 0);
 	assert_string_equal(opponent, "bob");
 	assert_int_equal(color, 'W');
+	/* the server's line, with FICS's strength, next move and ECO columns */
+	assert_int_equal(listing_stored_game(" 2: B carol          Y [ bu  5   0] 39-38 W3   ??? "
+	    "Tue Dec  1, 10:18 UTC 2026", opponent, sizeof opponent, &color), 0);
+	assert_string_equal(opponent, "carol");
 	assert_int_equal(listing_stored_game("12: B alice          N  [ br  5   0] date", opponent,
 	    sizeof opponent, &color), 0);
 	assert_string_equal(opponent, "alice");
