@@ -302,16 +302,18 @@ class TestScreen(ClientTestCase):
     def screen(self):
         return self.tmux("capture-pane", "-p", "-t", "play").stdout
 
-    def wait_screen(self, pattern, timeout=TIMEOUT):
+    def wait_screen(self, pattern, timeout=TIMEOUT, absent=False):
+        """Waits for pattern on the screen (absent=True: for it to be gone)."""
         deadline = time.monotonic() + timeout
         text = ""
         while time.monotonic() < deadline:
             text = self.screen()
             m = re.search(pattern, text, re.M)
-            if m:
+            if bool(m) != absent:
                 return m, text
             time.sleep(0.1)
-        self.fail("screen never showed %r; it shows:\n%s" % (pattern, text))
+        self.fail("screen %s %r; it shows:\n%s" % ("still showed" if absent else "never showed",
+                                                   pattern, text))
 
     def type(self, text):
         self.tmux("send-keys", "-t", "play", "-l", text)
@@ -327,13 +329,18 @@ class TestScreen(ClientTestCase):
         self.tmux("new-session", "-d", "-s", "play", "-x", "100", "-y", "40",
                   "env " + " ".join(envs) + " " + cmd + "; sleep 30")
 
-    def start_guest_screen(self, port, *args):
+    def start_guest_screen(self, port, *args, again=False):
+        """A guest client in a 200-column pane; again=True runs it anew in the same pane
+        (killing the only session would stop the tmux server under the next command)."""
         env = self.env()
         cmd = " ".join([CHESS, "--ascii", "--port", str(port)] + list(args) + ["127.0.0.1"])
         envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
                 "NO_COLOR=1"]
-        self.tmux("new-session", "-d", "-s", "play", "-x", "200", "-y", "40",
-                  "env " + " ".join(envs) + " " + cmd + "; echo exit=$?; sleep 30")
+        shell = "env " + " ".join(envs) + " " + cmd + "; echo exit=$?; sleep 30"
+        if again:
+            self.tmux("respawn-pane", "-k", "-t", "play", "clear; " + shell)
+        else:
+            self.tmux("new-session", "-d", "-s", "play", "-x", "200", "-y", "40", shell)
 
     def test_first_certificate_asked_on_the_terminal(self):
         srv = self.start_server()
@@ -345,9 +352,9 @@ class TestScreen(ClientTestCase):
         self.tmux("send-keys", "-t", "play", "no", "Enter")
         self.wait_screen(r"^exit=6$")
         self.assertFalse(os.path.exists(known))
-        self.tmux("kill-session", "-t", "play")
         # "yes": pinned, and the session starts.
-        self.start_guest_screen(srv.tls_port)
+        self.start_guest_screen(srv.tls_port, again=True)
+        self.wait_screen(r"^exit=6$", absent=True)
         self.wait_screen(r"continue connecting \(yes/no\)\?")
         self.tmux("send-keys", "-t", "play", "yes", "Enter")
         self.wait_screen(r"Starting FICS session as Guest")

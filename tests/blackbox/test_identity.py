@@ -67,7 +67,7 @@ class IdentityCase(GamesTestCase):
         c.expect(b"password: ", GT)
         c.send_line(key)
         c.expect(b"**** Starting FICS session as %s(U) ****" % name.encode(), GT)
-        c.expect(re.compile(LS + rb"Continuing: [^\n]*\n\r\{Game \d+ [^\n]*Continuing[^\n]*\}"), GT)
+        c.expect(re.compile(LS + rb"Creating: [^\n]*\n\r\{Game \d+ [^\n]*Continuing[^\n]*\}"), GT)
         c.name = name
         return c
 
