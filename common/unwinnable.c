@@ -42,7 +42,7 @@ struct helpmate_search {
 
 enum unwinnable_verdict unwinnable_quick(const struct board *b, enum color side)
 {
-	return board_cannot_mate(b, side) || board_is_dead(b) ?
+	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b) ?
 	    UNWINNABLE_UNWINNABLE : UNWINNABLE_UNDETERMINED;
 }
 
@@ -294,8 +294,13 @@ static int reach_distance(const struct board *b, enum color winner)
 		default: h += d - 6; break;
 		}
 	}
-	for (bitboard l = b->by_color[loser] & ~b->by_type[KING] & ~b->by_type[PAWN]; l;)
-		h += distance(bb_pop(&l), lk) - 1;
+	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
+		int sq = bb_pop(&l);
+		if (piece_type_of(b->squares[sq]) == PAWN)
+			h += loser == WHITE ? 7 - square_rank(sq) : square_rank(sq);
+		else
+			h += distance(sq, lk) - 1;
+	}
 	if (b->side == loser && board_in_check(b))
 		h -= 2;
 	return h;
