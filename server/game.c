@@ -1427,9 +1427,14 @@ void game_flag(struct game *g, struct session *s)
 	if (g->paused && g->grace_over) {
 		char reason[96];
 		enum color away = color_other(c);
-		snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
-		end_game(g, away == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
-		    "finished");
+		/* As for a flag (6.9): no win for a side that cannot mate by any series of moves. */
+		enum result r = position_flag_result(g->pos, away);
+		if (r == RESULT_DRAW)
+			snprintf(reason, sizeof reason, "Game drawn because %s disconnected and %s has "
+			    "no material to mate", g->names[away], g->names[c]);
+		else
+			snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
+		end_game(g, r, reason, "abandoned", "finished");
 		return;
 	}
 	if (flagged_now(g) && to_move(g) != c) {
