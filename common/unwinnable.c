@@ -24,6 +24,9 @@
 
 /* Stage 2 gets this share (percent) of the budget; stage 3 the rest. */
 #define HELPMATE_SHARE_PCT 20
+/* Stage 3's replays and move generations allowed per budgeted node: bounds
+ * the time of deep walks, whose positions cost a replay each. */
+#define REACH_WORK_PER_NODE 16
 
 struct tt_entry {
 	uint64_t key;
@@ -204,6 +207,7 @@ struct reach {
 	enum color winner;
 	struct reach_node *nodes;
 	size_t count, cap;
+	long work;		/* plies replayed and moves generated so far */
 	struct heap_item *heap;
 	size_t heap_len;
 	struct key_set seen;
@@ -307,11 +311,12 @@ static int reach_distance(const struct board *b, enum color winner)
 }
 
 /* Replays node's path from the root into out. */
-static void reach_board(const struct reach *r, int32_t node, struct board *out)
+static void reach_board(struct reach *r, int32_t node, struct board *out)
 {
 	move path[UINT16_MAX];
 	int n = reach_path(r, node, path, UINT16_MAX);
 
+	r->work += n;
 	*out = *r->root;
 	for (int i = 0; i < n; i++)
 		board_make(out, path[i]);
@@ -358,6 +363,9 @@ static enum unwinnable_verdict reach_all(const struct board *root, enum color wi
 		int32_t node = heap_pop(&r).node;
 		reach_board(&r, node, &at);
 		int n = movegen_legal(&at, list);
+		r.work += n;
+		if (r.work > (long)r.cap * REACH_WORK_PER_NODE)
+			goto done;
 		for (int i = 0; i < n; i++) {
 			struct board child = at;
 			board_make(&child, list[i]);
