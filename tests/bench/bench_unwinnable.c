@@ -6,7 +6,8 @@
  *   bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]
  * The TSV is tests/data/unwinnable.tsv's layout: name, FEN, side, verdict.
  * Prints positions per second, mean, p99 and max per decision, and the
- * verdicts; exit 1 if a vector's verdict disagrees, 2 on bad arguments.
+ * verdicts, every helpmate line played out; exit 1 if a vector's verdict
+ * disagrees or a line fails to mate, 2 on bad arguments.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -137,6 +138,23 @@ static int add_tsv(struct query **q, int *n, const char *path)
 	return 0;
 }
 
+/* The helpmate is legal move by move and ends with side mating. */
+static bool line_mates(const struct board *start, enum color side, const struct helpmate *line)
+{
+	struct board b = *start;
+	move legal[MAX_MOVES];
+
+	for (int i = 0; i < line->nplies; i++) {
+		int n = movegen_legal(&b, legal), k = 0;
+		while (k < n && legal[k] != line->moves[i])
+			k++;
+		if (k == n)
+			return false;
+		board_make(&b, line->moves[i]);
+	}
+	return movegen_count(&b) == 0 && board_in_check(&b) && b.side != side;
+}
+
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
@@ -163,7 +181,7 @@ int main(int argc, char **argv)
 	long games = GAMES_DEFAULT, seed = SEED_DEFAULT, nodes = UNWINNABLE_FLAG_NODES;
 	const char *tsv = NULL;
 	struct query *q = NULL;
-	int n = 0, disagree = 0, vectors = 0;
+	int n = 0, disagree = 0, vectors = 0, bad_lines = 0;
 	int quick_count[3] = { 0 }, full_count[3] = { 0 };
 
 	for (int i = 1; i < argc; i++) {
@@ -202,6 +220,8 @@ int main(int argc, char **argv)
 		v = unwinnable_decide(&q[i].board, q[i].side, nodes, &line);
 		full_ns[i] = now_ns() - t0;
 		full_count[v]++;
+		if (v == UNWINNABLE_WINNABLE && !line_mates(&q[i].board, q[i].side, &line))
+			bad_lines++;
 		if (q[i].expected >= 0) {
 			vectors++;
 			if ((int)v != q[i].expected) {
@@ -223,10 +243,11 @@ int main(int argc, char **argv)
 	printf("\nverdicts      winnable unwinnable undetermined\n");
 	printf("quick         %8d %10d %12d\n", quick_count[0], quick_count[1], quick_count[2]);
 	printf("full          %8d %10d %12d\n", full_count[0], full_count[1], full_count[2]);
+	printf("helpmate lines that fail to mate: %d of %d\n", bad_lines, full_count[0]);
 	if (vectors)
 		printf("vectors agreeing: %d of %d\n", vectors - disagree, vectors);
 	free(quick_ns);
 	free(full_ns);
 	free(q);
-	return disagree ? 1 : 0;
+	return disagree || bad_lines ? 1 : 0;
 }
