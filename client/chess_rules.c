@@ -4,6 +4,7 @@
  *   chess-rules san [--lang es] FEN MOVE...
  *   chess-rules status FEN [MOVE...]
  *   chess-rules pgn [FILE]
+ *   chess-rules unwinnable FEN [white|black]
  * Bad arguments or FEN: one line on stderr, exit 2.
  */
 #include <errno.h>
@@ -15,13 +16,14 @@
 #include "movegen.h"
 #include "pgn.h"
 #include "position.h"
+#include "unwinnable.h"
 
 #define PERFT_MAX_DEPTH 12
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: chess-rules perft FEN DEPTH [--divide] | san [--lang en|es] FEN MOVE... |"
-	    " status FEN [MOVE...] | pgn [FILE]\n");
+	    " status FEN [MOVE...] | pgn [FILE] | unwinnable FEN [white|black]\n");
 	return 2;
 }
 
@@ -148,6 +150,11 @@ static int cmd_status(int argc, char **argv)
 		printf("termination: %s\n", termination_name(position_termination(pos)));
 		printf("claimable:%s%s%s\n", claims & CLAIM_THREEFOLD ? " threefold-repetition" : "",
 		    claims & CLAIM_FIFTY_MOVES ? " fifty-move-rule" : "", claims ? "" : " none");
+		if (position_termination(pos) == TERM_NONE) {
+			/* What a flag fall would give now, each side's flag in turn (6.9). */
+			printf("white-flags: %s\n", result_text(position_flag_result(pos, WHITE)));
+			printf("black-flags: %s\n", result_text(position_flag_result(pos, BLACK)));
+		}
 	}
 	position_free(pos);
 	return rc;
@@ -210,6 +217,42 @@ static int cmd_pgn(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * Whether a side (default: the side to move) can still mate: the verdict,
+ * then for "winnable" the helpmate line in UCI on one line.
+ */
+static int cmd_unwinnable(int argc, char **argv)
+{
+	struct board b;
+	struct helpmate line;
+	char err[128];
+
+	if (argc < 2 || argc > 3)
+		return usage();
+	if (fen_parse(&b, argv[1], err, sizeof err) < 0)
+		return bad("invalid FEN", err);
+	enum color side = (enum color)b.side;
+	if (argc == 3) {
+		if (!strcmp(argv[2], "white"))
+			side = WHITE;
+		else if (!strcmp(argv[2], "black"))
+			side = BLACK;
+		else
+			return bad("invalid side", "expected white or black");
+	}
+	enum unwinnable_verdict v = unwinnable_decide(&b, side, UNWINNABLE_FLAG_NODES, &line);
+	printf("%s\n", unwinnable_verdict_name(v));
+	if (v == UNWINNABLE_WINNABLE) {
+		for (int i = 0; i < line.nplies; i++) {
+			char uci[MOVE_TEXT_MAX];
+			move_format_uci(line.moves[i], uci);
+			printf("%s%s", i ? " " : "", uci);
+		}
+		printf("\n");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -222,5 +265,7 @@ int main(int argc, char **argv)
 		return cmd_status(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "pgn"))
 		return cmd_pgn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "unwinnable"))
+		return cmd_unwinnable(argc - 1, argv + 1);
 	return usage();
 }

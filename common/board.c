@@ -227,27 +227,82 @@ static bitboard king_region(const struct board *b, enum color c)
 	return region;
 }
 
-/*
- * Dead positions beyond material (5.2.2): only kings and pawns, every pawn
- * blocked by a pawn, no pawn capture available, and neither king able to
- * reach an enemy pawn.  Then no move can ever change the pawns and no check
- * is possible, so no mate.  Sound (never calls a live position dead) but not
- * complete, as a full decision needs search.
- */
-static bool pawns_locked(const struct board *b)
+static bitboard diagonal_neighbours(bitboard b)
 {
-	bitboard pawns = b->by_type[PAWN], wp = board_pieces(b, WHITE, PAWN),
-	    bp = board_pieces(b, BLACK, PAWN);
+	return bb_east(bb_north(b)) | bb_west(bb_north(b)) | bb_east(bb_south(b)) |
+	    bb_west(bb_south(b));
+}
 
-	if (board_occupied(b) & ~(pawns | b->by_type[KING]) || !pawns)
+/* Squares a bishop on from could ever stand on, were only the pawns fixed. */
+static bitboard bishop_region(bitboard from, bitboard pawns)
+{
+	bitboard region = from, prev = 0;
+
+	while (region != prev) {
+		prev = region;
+		region |= diagonal_neighbours(region) & ~pawns;
+	}
+	return region;
+}
+
+/*
+ * A frozen pawn structure: only kings, bishops and pawns; every pawn blocked
+ * head-on by a pawn; no pawn capture now, and none ever, because no king or
+ * bishop can reach a square an enemy pawn attacks or attack an enemy pawn.
+ * Then the pawns never change, each king stays in its region and each
+ * bishop in its own.  Writes, per colour, every square that colour could
+ * ever attack (the fixed pawns' attacks and the bishops' rays) and the
+ * squares its king could ever stand on.
+ */
+static bool pawns_frozen(const struct board *b, bitboard attackable[COLOR_NB],
+    bitboard kings[COLOR_NB])
+{
+	bitboard pawns = b->by_type[PAWN];
+
+	if (board_occupied(b) & ~(pawns | b->by_type[KING] | b->by_type[BISHOP]) || !pawns)
 		return false;
 	if (b->ep_square != SQ_NONE)
 		return false;
-	if ((bb_north(wp) & ~pawns) || (bb_south(bp) & ~pawns))
-		return false;
-	if ((bb_pawn_attacks(wp, WHITE) & bp) || (bb_pawn_attacks(bp, BLACK) & wp))
-		return false;
-	return !(king_region(b, WHITE) & bp) && !(king_region(b, BLACK) & wp);
+	for (int c = WHITE; c <= BLACK; c++) {
+		enum color us = (enum color)c, them = color_other(us);
+		bitboard ours = board_pieces(b, us, PAWN), theirs = board_pieces(b, them, PAWN);
+		bitboard their_attacks = bb_pawn_attacks(theirs, them);
+
+		if (bb_push(ours, us) & ~pawns || bb_pawn_attacks(ours, us) & theirs)
+			return false;
+		kings[us] = king_region(b, us);
+		if (kings[us] & theirs)
+			return false;
+		attackable[us] = bb_pawn_attacks(ours, us);
+		for (bitboard bishops = board_pieces(b, us, BISHOP); bishops;) {
+			bitboard region = bishop_region(bb_square(bb_pop(&bishops)), pawns);
+			if (region & their_attacks || diagonal_neighbours(region) & theirs)
+				return false;
+			attackable[us] |= region;
+		}
+	}
+	return true;
+}
+
+bool board_locked_out(const struct board *b, enum color c)
+{
+	bitboard attackable[COLOR_NB], kings[COLOR_NB];
+
+	return pawns_frozen(b, attackable, kings) && !(attackable[c] & kings[color_other(c)]);
+}
+
+/*
+ * Dead positions beyond material (5.2.2): a frozen pawn structure (above)
+ * in which no piece of either side can ever attack a square the enemy king
+ * could reach: no check is ever possible, so no mate.  Sound (never calls a
+ * live position dead) but not complete, as a full decision needs search.
+ */
+static bool pawns_locked(const struct board *b)
+{
+	bitboard attackable[COLOR_NB], kings[COLOR_NB];
+
+	return pawns_frozen(b, attackable, kings) && !(attackable[WHITE] & kings[BLACK]) &&
+	    !(attackable[BLACK] & kings[WHITE]);
 }
 
 bool board_is_dead(const struct board *b)

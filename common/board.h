@@ -39,6 +39,8 @@ bool board_ep_capture_legal(const struct board *b, int ep_square);
 
 /* Side c cannot checkmate by any series of legal moves, judged by material (6.9). */
 bool board_cannot_mate(const struct board *b, enum color c);
+/* Side c can never give check: pawns frozen for good and c's pieces walled off. */
+bool board_locked_out(const struct board *b, enum color c);
 /* No sequence of legal moves can end in checkmate for either side (5.2.2). */
 bool board_is_dead(const struct board *b);
 

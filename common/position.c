@@ -4,6 +4,7 @@
 #include "fen.h"
 #include "movegen.h"
 #include "position.h"
+#include "unwinnable.h"
 
 /* One entry per position reached, the start included. */
 struct position_entry {
@@ -258,7 +259,15 @@ int position_repetitions(const struct position *pos)
 
 enum result position_flag_result(const struct position *pos, enum color flagged)
 {
-	if (board_cannot_mate(&pos->board, color_other(flagged)))
+	return position_flag_result_within(pos, flagged, UNWINNABLE_FLAG_NODES);
+}
+
+enum result position_flag_result_within(const struct position *pos, enum color flagged,
+    long budget_nodes)
+{
+	/* Only a proof of "no helpmate" draws: an undetermined search is a loss. */
+	if (unwinnable_decide(&pos->board, color_other(flagged), budget_nodes, NULL) ==
+	    UNWINNABLE_UNWINNABLE)
 		return RESULT_DRAW;
 	return flagged == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
 }

@@ -62,6 +62,9 @@ unsigned position_claimable_after(const struct position *pos, move m);
 int position_repetitions(const struct position *pos);
 /* Outcome when `flagged` runs out of time (6.9): a win, or a draw if the opponent cannot mate. */
 enum result position_flag_result(const struct position *pos, enum color flagged);
+/* The same, the search visiting at most budget_nodes positions (past it: a win). */
+enum result position_flag_result_within(const struct position *pos, enum color flagged,
+    long budget_nodes);
 
 const char *termination_name(enum termination t);
 const char *result_text(enum result r);

@@ -910,7 +910,8 @@ static void arm_timer(struct game *g)
 static void flag_fell(struct game *g)
 {
 	enum color loser = to_move(g);
-	enum result r = position_flag_result(g->pos, loser);
+	enum result r = position_flag_result_within(g->pos, loser,
+	    server_config(g->srv)->limits.unwinnable_nodes);
 	char reason[96];
 
 	/* The clock shows what was left: nothing. */
@@ -1493,9 +1494,15 @@ void game_flag(struct game *g, struct session *s)
 	if (g->paused && g->grace_over) {
 		char reason[96];
 		enum color away = color_other(c);
-		snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
-		end_game(g, away == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
-		    "finished");
+		/* As for a flag (6.9): no win for a side that cannot mate by any series of moves. */
+		enum result r = position_flag_result_within(g->pos, away,
+		    server_config(g->srv)->limits.unwinnable_nodes);
+		if (r == RESULT_DRAW)
+			snprintf(reason, sizeof reason, "Game drawn because %s disconnected and %s has "
+			    "no material to mate", g->names[away], g->names[c]);
+		else
+			snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
+		end_game(g, r, reason, "abandoned", "finished");
 		return;
 	}
 	if (flagged_now(g) && to_move(g) != c) {

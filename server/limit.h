@@ -52,6 +52,10 @@
 #define LIMIT_SEEK_TEXT 256
 /* How long a player who drops out of a game has to come back. */
 #define LIMIT_RECONNECT_GRACE_MS 60000
+/* Positions the search may visit to decide whether a side can still mate,
+ * when a flag falls or a disconnected player's forfeit is claimed (about
+ * 0.1 s at the worst); past it the side counts as able to mate. */
+#define LIMIT_UNWINNABLE_NODES 100000
 /* User aliases per session. */
 #define LIMIT_ALIASES 64
 /* Timeseal clients are pinged this often while they play, to track their lag. */

@@ -230,14 +230,18 @@ static void test_san_spanish(void **state)
 
 #define STATUS(fen, result, termination, claimable) \
 	"fen: " fen "\nresult: " result "\ntermination: " termination "\nclaimable: " claimable "\n"
+/* A game still going also says what each side's flag fall would give (6.9). */
+#define STATUS_LIVE(fen, claimable, white_flags, black_flags) \
+	STATUS(fen, "*", "none", claimable) "white-flags: " white_flags "\nblack-flags: " \
+	black_flags "\n"
 
 static void test_status(void **state)
 {
 	(void)state;
-	expect_run(RUN("status", FEN_START), 0, STATUS(FEN_START, "*", "none", "none"), "");
+	expect_run(RUN("status", FEN_START), 0, STATUS_LIVE(FEN_START, "none", "0-1", "1-0"), "");
 	/* An EPD-style FEN comes back with its clocks. */
 	expect_run(RUN("status", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"), 0,
-	    STATUS(FEN_START, "*", "none", "none"), "");
+	    STATUS_LIVE(FEN_START, "none", "0-1", "1-0"), "");
 	expect_run(RUN("status", FEN_START, "f3", "e5", "g4", "Qh4#"), 0,
 	    STATUS("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "0-1",
 	    "checkmate", "none"), "");
@@ -250,23 +254,29 @@ static void test_status(void **state)
 	expect_run(RUN("status", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "Qf7"), 0,
 	    STATUS("7k/5Q2/6K1/8/8/8/8/8 b - - 1 1", "1/2-1/2", "stalemate", "none"), "");
 	expect_run(RUN("status", FEN_START, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"),
-	    0, STATUS("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5", "*", "none",
-	    "threefold-repetition"), "");
+	    0, STATUS_LIVE("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5",
+	    "threefold-repetition", "0-1", "1-0"), "");
 	expect_run(RUN("status", FEN_START, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8",
 	    "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"), 0,
 	    STATUS("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9", "1/2-1/2",
 	    "fivefold-repetition", "none"), "");
 	expect_run(RUN("status", "6k1/5ppp/8/8/8/8/8/3R2K1 w - - 99 80", "Rc1", "Kf8", "Rd1", "Kg8",
 	    "Rc1", "Kf8", "Rd1", "Kg8"), 0,
-	    STATUS("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 107 84", "*", "none",
-	    "threefold-repetition fifty-move-rule"), "");
+	    STATUS_LIVE("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 107 84",
+	    "threefold-repetition fifty-move-rule", "0-1", "1-0"), "");
 	expect_run(RUN("status", "6k1/5ppp/8/8/8/8/8/3R2K1 w - - 99 80", "Rc1"), 0,
-	    STATUS("6k1/5ppp/8/8/8/8/8/2R3K1 b - - 100 80", "*", "none", "fifty-move-rule"), "");
+	    STATUS_LIVE("6k1/5ppp/8/8/8/8/8/2R3K1 b - - 100 80", "fifty-move-rule", "0-1", "1-0"), "");
 	expect_run(RUN("status", "8/8/4k3/8/8/4K3/4P3/8 w - - 149 200", "Kd3"), 0,
 	    STATUS("8/8/4k3/8/8/3K4/4P3/8 b - - 150 200", "1/2-1/2", "seventy-five-move-rule",
 	    "none"), "");
 	expect_run(RUN("status", "8/8/4k3/8/8/4K3/8/8 w - - 0 1"), 0,
 	    STATUS("8/8/4k3/8/8/4K3/8/8 w - - 0 1", "1/2-1/2", "dead-position", "none"), "");
+	/* 6.9 beyond material: the knight mates with the pawn's help, the pawn side promotes;
+	 * a lone king next to a queen can never mate. */
+	expect_run(RUN("status", "8/8/4k3/4p3/8/4K3/8/1N6 w - - 0 1"), 0,
+	    STATUS_LIVE("8/8/4k3/4p3/8/4K3/8/1N6 w - - 0 1", "none", "0-1", "1-0"), "");
+	expect_run(RUN("status", "8/8/4k3/8/3q4/8/4K3/8 w - - 0 1"), 0,
+	    STATUS_LIVE("8/8/4k3/8/3q4/8/4K3/8 w - - 0 1", "none", "0-1", "1/2-1/2"), "");
 	/* A rejected move: only the rejection, exit 1. */
 	expect_run(RUN("status", FEN_START, "e4", "Qh5"), 1, "illegal Qh5\n", "");
 }

@@ -95,6 +95,7 @@ static void test_config(void **state)
 	assert_int_equal(c.limits.line_bytes, LIMIT_LINE_BYTES);
 	assert_int_equal(c.limits.login_ms, LIMIT_LOGIN_MS);
 	assert_int_equal(c.limits.output_total_bytes, LIMIT_OUTPUT_TOTAL_BYTES);
+	assert_int_equal(c.limits.unwinnable_nodes, LIMIT_UNWINNABLE_NODES);
 	assert_true(c.registration_open);
 
 	char *path = write_temp("# comment\n\nport = 6000\n  line_bytes=64 \nregistration = closed\n"
@@ -114,6 +115,8 @@ static void test_config(void **state)
 		{ "port = 4294967296\n", ":1: port must be a whole number from 0 to 65535" },
 		{ "port = 99999999999999999999\n", ":1: port must be a whole number from 0 to 65535" },
 		{ "port = 50x\n", ":1: port must be a whole number from 0 to 65535" },
+		{ "unwinnable_nodes = 0\n",
+		  ":1: unwinnable_nodes must be a whole number from 1 to 10000000" },
 		{ "colour = blue\n", ":1: unknown setting 'colour'" },
 		{ "port 5000\n", ":1: expected key = value" },
 		{ "registration = maybe\n", ":1: registration must be open or closed" },

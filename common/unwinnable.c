@@ -1,0 +1,428 @@
+/*
+ * Can `side` still checkmate?  Three stages, cheapest first:
+ *
+ *   1. the static check of board.c: material that can never mate, or a
+ *      locked pawn wall that no king can cross;
+ *   2. a cooperative mate search (iterative deepening, both sides helping
+ *      the winner), ordered so that the winner's pieces walk towards the
+ *      loser's king and the loser's pieces gather round it; it only ever
+ *      answers "winnable", with the line it found, so its ordering and
+ *      pruning may be as greedy as they like;
+ *   3. a breadth-first walk over every position reachable from here,
+ *      cutting only where stage 1 proves a position hopeless.  If the walk
+ *      runs out of positions without meeting a mate, no series of legal
+ *      moves mates: that is the only way the search answers "unwinnable".
+ *
+ * Repetition and move-count rules are ignored: they can only end games
+ * earlier, so a position called unwinnable here is unwinnable under them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "movegen.h"
+#include "unwinnable.h"
+
+/* Stage 2 gets this share (percent) of the budget; stage 3 the rest. */
+#define HELPMATE_SHARE_PCT 20
+/* Stage 3's replays and move generations allowed per budgeted node: bounds
+ * the time of deep walks, whose positions cost a replay each. */
+#define REACH_WORK_PER_NODE 16
+
+struct tt_entry {
+	uint64_t key;
+	int depth;	/* searched this deep without finding a mate */
+};
+
+struct helpmate_search {
+	enum color winner;
+	long nodes, budget;
+	bool out_of_budget;
+	struct tt_entry *tt;
+	size_t tt_mask;
+	move path[HELPMATE_MAX_PLIES];
+	int length;
+};
+
+enum unwinnable_verdict unwinnable_quick(const struct board *b, enum color side)
+{
+	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b) ?
+	    UNWINNABLE_UNWINNABLE : UNWINNABLE_UNDETERMINED;
+}
+
+static int distance(int a, int b)
+{
+	int df = abs(square_file(a) - square_file(b)), dr = abs(square_rank(a) - square_rank(b));
+	return df > dr ? df : dr;
+}
+
+static int edge_distance(int sq)
+{
+	int f = square_file(sq), r = square_rank(sq);
+	int df = f < 7 - f ? f : 7 - f, dr = r < 7 - r ? r : 7 - r;
+	return df < dr ? df : dr;
+}
+
+/*
+ * How promising m looks for a helpmate: the winner brings everything
+ * (king included) towards the loser's king and promotes; the loser walks
+ * its king to the edge, packs its other pieces round it and keeps its
+ * hands off the winner's material.
+ */
+static int move_score(const struct board *b, move m, enum color winner)
+{
+	int from = move_from(m), to = move_to(m);
+	int target = board_king(b, color_other(winner));
+	enum piece_type t = piece_type_of(b->squares[from]);
+	int s = 0;
+
+	if (move_kind_of(m) == MOVE_PROMOTION)
+		s += move_promotion(m) == QUEEN ? 60 : 30;
+	if (b->side == winner) {
+		s += 8 * (distance(from, target) - distance(to, target));
+		if (t == PAWN)
+			s += 10;
+		if (b->squares[to] != NO_PIECE)
+			s -= 4;	/* the loser's pieces are the blockers */
+	} else {
+		if (b->squares[to] != NO_PIECE)
+			s -= 50;
+		if (t == KING)
+			s += 6 * (edge_distance(from) - edge_distance(to));
+		else
+			s += 8 * (distance(from, target) - distance(to, target));
+	}
+	return s;
+}
+
+static void order_moves(const struct board *b, move *list, int n, enum color winner)
+{
+	int score[MAX_MOVES];
+
+	for (int i = 0; i < n; i++) {
+		int s = move_score(b, list[i], winner), j = i;
+		move m = list[i];
+		while (j > 0 && score[j - 1] < s) {
+			score[j] = score[j - 1];
+			list[j] = list[j - 1];
+			j--;
+		}
+		score[j] = s;
+		list[j] = m;
+	}
+}
+
+/* A mate by the winner within depth plies from b, written to s->path[ply..]. */
+static bool helpmate_find(struct helpmate_search *s, const struct board *b, int depth, int ply)
+{
+	move list[MAX_MOVES];
+	bool winner_moves = b->side == s->winner;
+
+	if (++s->nodes > s->budget) {
+		s->out_of_budget = true;
+		return false;
+	}
+	struct tt_entry *e = &s->tt[b->key & s->tt_mask];
+	if (e->key == b->key && e->depth >= depth)
+		return false;
+	int n = movegen_legal(b, list);
+	order_moves(b, list, n, s->winner);
+	for (int i = 0; i < n; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		/* The last ply must be the winner's check. */
+		if (depth == 1 && !board_in_check(&child))
+			continue;
+		if (movegen_count(&child) == 0) {
+			if (winner_moves && board_in_check(&child)) {
+				s->path[ply] = list[i];
+				s->length = ply + 1;
+				return true;
+			}
+			continue;	/* stalemate, or the winner mated: no way on */
+		}
+		if (depth == 1 || unwinnable_quick(&child, s->winner) == UNWINNABLE_UNWINNABLE)
+			continue;
+		s->path[ply] = list[i];
+		if (helpmate_find(s, &child, depth - 1, ply + 1))
+			return true;
+		if (s->out_of_budget)
+			return false;
+	}
+	e->key = b->key;
+	e->depth = depth;
+	return false;
+}
+
+/* Stage 2: iterative deepening, each pass a ply pair deeper, until the budget is spent. */
+static bool helpmate_deepen(const struct board *b, enum color winner, long budget,
+    struct helpmate *line, long *used)
+{
+	struct helpmate_search s = { .winner = winner, .budget = budget };
+	size_t entries = 1024;
+	bool found = false;
+
+	while ((long)entries < budget && entries < (1u << 20))
+		entries <<= 1;
+	s.tt = calloc(entries, sizeof *s.tt);
+	if (!s.tt)
+		return false;
+	s.tt_mask = entries - 1;
+	for (int depth = b->side == winner ? 1 : 2; depth < HELPMATE_MAX_PLIES && !found &&
+	    !s.out_of_budget; depth += 2)
+		found = helpmate_find(&s, b, depth, 0);
+	if (found && line) {
+		line->nplies = s.length;
+		memcpy(line->moves, s.path, (size_t)s.length * sizeof *s.path);
+	}
+	*used = s.nodes;
+	free(s.tt);
+	return found;
+}
+
+/*
+ * Stage 3's record of a position: how it was reached.  The board itself is
+ * rebuilt by replaying from the root when the position is expanded, which
+ * keeps a node at 8 bytes so that the budget, not memory, bounds the walk.
+ */
+struct reach_node {
+	int32_t parent;
+	move played;
+	uint16_t depth;
+};
+
+struct heap_item {
+	int32_t priority;
+	int32_t node;
+};
+
+/* Open-addressed set of Zobrist keys; 0 marks a free slot (key 0 is kept aside). */
+struct key_set {
+	uint64_t *slots;
+	size_t mask;
+	bool has_zero;
+};
+
+struct reach {
+	const struct board *root;
+	enum color winner;
+	struct reach_node *nodes;
+	size_t count, cap;
+	long work;		/* plies replayed and moves generated so far */
+	struct heap_item *heap;
+	size_t heap_len;
+	struct key_set seen;
+};
+
+/* Adds key; false when it was there already. */
+static bool key_set_add(struct key_set *set, uint64_t key)
+{
+	if (key == 0) {
+		bool fresh = !set->has_zero;
+		set->has_zero = true;
+		return fresh;
+	}
+	for (size_t i = key & set->mask;; i = (i + 1) & set->mask) {
+		if (set->slots[i] == key)
+			return false;
+		if (set->slots[i] == 0) {
+			set->slots[i] = key;
+			return true;
+		}
+	}
+}
+
+static void heap_push(struct reach *r, struct heap_item it)
+{
+	size_t i = r->heap_len++;
+
+	while (i > 0 && r->heap[(i - 1) / 2].priority > it.priority) {
+		r->heap[i] = r->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	r->heap[i] = it;
+}
+
+static struct heap_item heap_pop(struct reach *r)
+{
+	struct heap_item top = r->heap[0], last = r->heap[--r->heap_len];
+	size_t i = 0, n = r->heap_len;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && r->heap[c + 1].priority < r->heap[c].priority)
+			c++;
+		if (r->heap[c].priority >= last.priority)
+			break;
+		r->heap[i] = r->heap[c];
+		i = c;
+	}
+	if (n)
+		r->heap[i] = last;
+	return top;
+}
+
+/* Moves from the root to node, oldest first; returns how many. */
+static int reach_path(const struct reach *r, int32_t node, move *path, int room)
+{
+	int n = r->nodes[node].depth;
+
+	if (n > room)
+		return -1;
+	for (int32_t i = node, k = n - 1; r->nodes[i].parent >= 0; i = r->nodes[i].parent)
+		path[k--] = r->nodes[i].played;
+	return n;
+}
+
+/*
+ * How far b looks from a mate by the winner (smaller is nearer): the loser's
+ * king in a corner, the winner's pieces round it, the winner's pawns
+ * promoted, the loser's pieces packed round their king as blockers.
+ */
+static int reach_distance(const struct board *b, enum color winner)
+{
+	enum color loser = color_other(winner);
+	int lk = board_king(b, loser), h = 0, corner = 7;
+	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
+
+	for (int i = 0; i < 4; i++)
+		if (distance(lk, corners[i]) < corner)
+			corner = distance(lk, corners[i]);
+	h += 2 * corner + 2 * edge_distance(lk);
+	for (bitboard w = b->by_color[winner]; w;) {
+		int sq = bb_pop(&w), d = distance(sq, lk);
+		switch (piece_type_of(b->squares[sq])) {
+		case KING: h += 2 * (d > 2 ? d - 2 : 0); break;
+		case PAWN: h += 2 * (winner == WHITE ? 7 - square_rank(sq) : square_rank(sq)); break;
+		default: h += d - 6; break;
+		}
+	}
+	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
+		int sq = bb_pop(&l);
+		if (piece_type_of(b->squares[sq]) == PAWN)
+			h += loser == WHITE ? 7 - square_rank(sq) : square_rank(sq);
+		else
+			h += distance(sq, lk) - 1;
+	}
+	if (b->side == loser && board_in_check(b))
+		h -= 2;
+	return h;
+}
+
+/* Replays node's path from the root into out. */
+static void reach_board(struct reach *r, int32_t node, struct board *out)
+{
+	move path[UINT16_MAX];
+	int n = reach_path(r, node, path, UINT16_MAX);
+
+	r->work += n;
+	*out = *r->root;
+	for (int i = 0; i < n; i++)
+		board_make(out, path[i]);
+}
+
+/* Queues a new position; false when the budget is spent. */
+static bool reach_add(struct reach *r, const struct board *b, int32_t parent, move m)
+{
+	if (r->count == r->cap || (parent >= 0 && r->nodes[parent].depth == UINT16_MAX - 1))
+		return false;
+	int32_t id = (int32_t)r->count++;
+	uint16_t depth = parent < 0 ? 0 : (uint16_t)(r->nodes[parent].depth + 1);
+	r->nodes[id] = (struct reach_node){ .parent = parent, .played = m, .depth = depth };
+	heap_push(r, (struct heap_item){ 8 * reach_distance(b, r->winner) + depth, id });
+	return true;
+}
+
+/*
+ * Stage 3: best first over every position reachable from the root, at most
+ * budget of them.  The order only decides how soon a mate turns up; an
+ * empty queue means the whole reachable set held none.
+ */
+static enum unwinnable_verdict reach_all(const struct board *root, enum color winner,
+    long budget, struct helpmate *line)
+{
+	enum unwinnable_verdict verdict = UNWINNABLE_UNDETERMINED;
+	struct reach r = { .root = root, .winner = winner, .cap = (size_t)budget };
+	size_t entries = 1024;
+
+	if (r.cap > INT32_MAX / 2)
+		r.cap = INT32_MAX / 2;
+	while (entries < 2 * r.cap)
+		entries <<= 1;
+	r.nodes = malloc(r.cap * sizeof *r.nodes);
+	r.heap = malloc(r.cap * sizeof *r.heap);
+	r.seen = (struct key_set){ calloc(entries, sizeof *r.seen.slots), entries - 1, false };
+	if (!r.nodes || !r.heap || !r.seen.slots)
+		goto done;
+	key_set_add(&r.seen, root->key);
+	reach_add(&r, root, -1, MOVE_NONE);
+	while (r.heap_len > 0) {
+		move list[MAX_MOVES];
+		struct board at;
+		int32_t node = heap_pop(&r).node;
+		reach_board(&r, node, &at);
+		int n = movegen_legal(&at, list);
+		r.work += n;
+		if (r.work > (long)r.cap * REACH_WORK_PER_NODE)
+			goto done;
+		for (int i = 0; i < n; i++) {
+			struct board child = at;
+			board_make(&child, list[i]);
+			if (!key_set_add(&r.seen, child.key))
+				continue;
+			if (movegen_count(&child) == 0) {
+				if (at.side != winner || !board_in_check(&child))
+					continue;	/* stalemate, or the winner mated */
+				move path[HELPMATE_MAX_PLIES];
+				int len = reach_path(&r, node, path, HELPMATE_MAX_PLIES - 1);
+				if (len >= 0 && line) {
+					memcpy(line->moves, path, (size_t)len * sizeof *path);
+					line->moves[len] = list[i];
+					line->nplies = len + 1;
+				}
+				verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
+				goto done;
+			}
+			if (unwinnable_quick(&child, winner) == UNWINNABLE_UNWINNABLE)
+				continue;
+			if (!reach_add(&r, &child, node, list[i]))
+				goto done;
+		}
+	}
+	verdict = UNWINNABLE_UNWINNABLE;
+done:
+	free(r.nodes);
+	free(r.heap);
+	free(r.seen.slots);
+	return verdict;
+}
+
+enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side,
+    long budget_nodes, struct helpmate *line)
+{
+	long used = 0;
+
+	if (line)
+		line->nplies = 0;
+	if (unwinnable_quick(b, side) == UNWINNABLE_UNWINNABLE)
+		return UNWINNABLE_UNWINNABLE;
+	if (movegen_count(b) == 0)	/* the game is over: mate or stalemate stands */
+		return board_in_check(b) && b->side != side ?
+		    UNWINNABLE_WINNABLE : UNWINNABLE_UNWINNABLE;
+	if (budget_nodes < 1)
+		return UNWINNABLE_UNDETERMINED;
+	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
+		return UNWINNABLE_WINNABLE;
+	return reach_all(b, side, budget_nodes - used > 1 ? budget_nodes - used : 1, line);
+}
+
+const char *unwinnable_verdict_name(enum unwinnable_verdict v)
+{
+	static const char *const names[] = {
+		[UNWINNABLE_WINNABLE] = "winnable",
+		[UNWINNABLE_UNWINNABLE] = "unwinnable",
+		[UNWINNABLE_UNDETERMINED] = "undetermined",
+	};
+	return names[v];
+}

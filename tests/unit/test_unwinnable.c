@@ -1,0 +1,229 @@
+/*
+ * Unwinnability (6.9, 5.2.2): the verdicts of tests/data/unwinnable.tsv,
+ * every helpmate line played through the core to the loser's checkmate,
+ * soundness on positions a random game actually mated from, the budget,
+ * and what a flag fall gives.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fen.h"
+#include "move.h"
+#include "position.h"
+#include "unwinnable.h"
+#include "unit_util.h"
+
+#define TSV_MIN_ROWS 40
+#define PLAYOUTS (UNIT_UNDER_SANITIZER ? 60 : 400)
+#define PLAYOUT_PLIES 300
+/* Positions before a random game's mate that must not be called unwinnable for the mater. */
+#define PLIES_BEFORE_MATE 16
+#define SOUNDNESS_NODES 5000
+
+static enum color parse_side(const char *s)
+{
+	if (!strcmp(s, "white"))
+		return WHITE;
+	if (!strcmp(s, "black"))
+		return BLACK;
+	fail_msg("bad side \"%s\"", s);
+	return WHITE;
+}
+
+static enum unwinnable_verdict parse_verdict(const char *s)
+{
+	for (int v = UNWINNABLE_WINNABLE; v <= UNWINNABLE_UNDETERMINED; v++)
+		if (!strcmp(s, unwinnable_verdict_name((enum unwinnable_verdict)v)))
+			return (enum unwinnable_verdict)v;
+	fail_msg("bad verdict \"%s\"", s);
+	return UNWINNABLE_UNDETERMINED;
+}
+
+/* Plays line from b, each move checked legal, and asserts it ends with winner mating. */
+static void check_helpmate(const char *what, const struct board *start, enum color winner,
+    const struct helpmate *line)
+{
+	struct board b = *start;
+	move legal[MAX_MOVES];
+
+	assert_true(line->nplies >= 0 && line->nplies <= HELPMATE_MAX_PLIES);
+	for (int i = 0; i < line->nplies; i++) {
+		int n = movegen_legal(&b, legal), k = 0;
+		while (k < n && legal[k] != line->moves[i])
+			k++;
+		if (k == n) {
+			char uci[MOVE_TEXT_MAX];
+			move_format_uci(line->moves[i], uci);
+			fail_msg("%s: ply %d (%s) of the helpmate is illegal", what, i + 1, uci);
+		}
+		board_make(&b, line->moves[i]);
+	}
+	if (movegen_count(&b) != 0 || !board_in_check(&b) || b.side != color_other(winner))
+		fail_msg("%s: the helpmate line does not end in mate of %s", what,
+		    winner == WHITE ? "black" : "white");
+}
+
+/* Every row of unwinnable.tsv gets its verdict, and every winnable one a line that mates. */
+static void test_vectors(void **state)
+{
+	char text[1024], err[128];
+	FILE *f = unit_open_data("unwinnable.tsv");
+	int rows = 0;
+
+	(void)state;
+	while (fgets(text, sizeof text, f)) {
+		char *fields[5] = { 0 };
+		struct board b;
+		struct helpmate line;
+
+		unit_chomp(text);
+		if (text[0] == '#' || !text[0])
+			continue;
+		if (unit_split_tabs(text, fields, 5) < 4)
+			fail_msg("short row: %s", text);
+		if (fen_parse(&b, fields[1], err, sizeof err) < 0)
+			fail_msg("%s: %s", fields[0], err);
+		enum color side = parse_side(fields[2]);
+		enum unwinnable_verdict want = parse_verdict(fields[3]);
+		enum unwinnable_verdict got = unwinnable_decide(&b, side, UNWINNABLE_FLAG_NODES, &line);
+		if (got != want)
+			fail_msg("%s: %s, expected %s", fields[0], unwinnable_verdict_name(got),
+			    unwinnable_verdict_name(want));
+		if (got == UNWINNABLE_WINNABLE)
+			check_helpmate(fields[0], &b, side, &line);
+		/* The static check never contradicts a helpmate. */
+		if (want == UNWINNABLE_WINNABLE)
+			assert_int_equal(unwinnable_quick(&b, side), UNWINNABLE_UNDETERMINED);
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= TSV_MIN_ROWS);
+}
+
+struct playout_trace {
+	struct board boards[PLAYOUT_PLIES + 1];
+	int count;
+};
+
+static void record(const struct board *b, const move *legal, int nlegal, void *ctx)
+{
+	struct playout_trace *t = ctx;
+
+	(void)legal;
+	(void)nlegal;
+	if (t->count <= PLAYOUT_PLIES)
+		t->boards[t->count++] = *b;
+}
+
+/*
+ * Soundness where the truth is known: in a random game that ended in mate,
+ * every position before it is winnable for the mater, so no verdict there
+ * may be "unwinnable"; any line found is played out.  Final positions of
+ * the other games have their lines checked too.
+ */
+static void test_sound_on_playouts(void **state)
+{
+	static struct playout_trace t;
+	uint64_t rng = 0x0bad5eedULL;
+	int mates = 0;
+
+	(void)state;
+	for (int g = 0; g < PLAYOUTS; g++) {
+		struct board b;
+		struct helpmate line;
+
+		board_start(&b);
+		t.count = 0;
+		unit_playout(&b, &rng, PLAYOUT_PLIES, record, &t);
+		const struct board *last = &t.boards[t.count - 1];
+		if (movegen_count(last) == 0 && board_in_check(last)) {
+			enum color mater = color_other((enum color)last->side);
+			mates++;
+			for (int i = t.count - 1; i >= 0 && i >= t.count - 1 - PLIES_BEFORE_MATE; i--) {
+				enum unwinnable_verdict v = unwinnable_decide(&t.boards[i], mater,
+				    SOUNDNESS_NODES, &line);
+				assert_int_not_equal(v, UNWINNABLE_UNWINNABLE);
+				if (v == UNWINNABLE_WINNABLE)
+					check_helpmate("playout", &t.boards[i], mater, &line);
+			}
+		}
+		for (int c = WHITE; c <= BLACK; c++)
+			if (unwinnable_decide(last, (enum color)c, SOUNDNESS_NODES, &line) ==
+			    UNWINNABLE_WINNABLE)
+				check_helpmate("final position", last, (enum color)c, &line);
+	}
+	assert_true(mates > 0);
+}
+
+/* A budget too small to finish says undetermined, never a guess. */
+static void test_budget(void **state)
+{
+	struct board b;
+	struct helpmate line;
+	char err[128];
+
+	(void)state;
+	/* Winnable only through a long helpmate; one node cannot find it. */
+	assert_int_equal(fen_parse(&b, "8/8/4k3/8/8/4K3/8/1N4N1 w - - 0 1", err, sizeof err), 0);
+	assert_int_equal(unwinnable_decide(&b, WHITE, 1, &line), UNWINNABLE_UNDETERMINED);
+	assert_int_equal(unwinnable_decide(&b, WHITE, 0, NULL), UNWINNABLE_UNDETERMINED);
+	assert_int_equal(unwinnable_decide(&b, WHITE, UNWINNABLE_FLAG_NODES, NULL),
+	    UNWINNABLE_WINNABLE);
+	/* The static part needs no budget. */
+	assert_int_equal(unwinnable_decide(&b, BLACK, 0, NULL), UNWINNABLE_UNWINNABLE);
+	/* Material would let Black mate, but White's only move takes the pawn: the
+	 * walk over every reachable position proves what the static check cannot. */
+	assert_int_equal(fen_parse(&b, "8/8/8/8/8/5k2/7p/7K w - - 0 1", err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, BLACK), UNWINNABLE_UNDETERMINED);
+	assert_int_equal(unwinnable_decide(&b, BLACK, UNWINNABLE_FLAG_NODES, NULL),
+	    UNWINNABLE_UNWINNABLE);
+	/* A bishop walled in with its king: the frozen-wall check, so dead at once. */
+	assert_int_equal(fen_parse(&b, "8/8/3k4/p1p1p1p1/P1P1P1P1/8/3K4/5B2 w - - 0 1", err,
+	    sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
+	assert_true(board_is_dead(&b));
+}
+
+/* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
+static void test_flag_result(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum result white_flags, black_flags;
+	} cases[] = {
+		/* bare king against queen: the king's side cannot mate */
+		{ "8/8/4k3/8/3q4/8/4K3/8 w - - 0 1", RESULT_BLACK_WINS, RESULT_DRAW },
+		/* knight against queen: material alone used to say the knight side may mate */
+		{ "8/8/4k3/8/3q4/8/4K3/1N6 w - - 0 1", RESULT_BLACK_WINS, RESULT_DRAW },
+		/* bishop against rook */
+		{ "8/8/4k3/8/8/4K3/8/2B2r2 w - - 0 1", RESULT_BLACK_WINS, RESULT_DRAW },
+		/* knight against pawn: both can mate */
+		{ "8/8/4k3/4p3/8/4K3/8/1N6 w - - 0 1", RESULT_BLACK_WINS, RESULT_WHITE_WINS },
+		/* a bishop walled in with its king: neither can mate */
+		{ "8/8/3k4/p1p1p1p1/P1P1P1P1/8/3K4/5B2 w - - 0 1", RESULT_DRAW, RESULT_DRAW },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct position *pos = position_new(cases[i].fen, err, sizeof err);
+		assert_non_null(pos);
+		assert_int_equal(position_flag_result(pos, WHITE), cases[i].white_flags);
+		assert_int_equal(position_flag_result(pos, BLACK), cases[i].black_flags);
+		position_free(pos);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_sound_on_playouts),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_flag_result),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
