@@ -43,6 +43,8 @@
 #define SERVER_FAILURE_WINDOW_MS (15 * 60 * 1000)
 /* Most names and addresses tracked for failed logins (oldest dropped). */
 #define SERVER_FAILURE_ENTRIES_MAX 100000
+/* Most names whose last good login block is remembered. */
+#define SERVER_TRUSTED_NAMES_MAX 100000
 /* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
  * per block; connections per IPv4 address (NAT puts many people behind one
  * address, and a /24 holds many such) and per IPv6 /64. */
@@ -59,6 +61,7 @@ struct tally {
 	int failures;			/* including the checks still running */
 	int checking;			/* password checks running for this name */
 	int64_t last_failure_ms;
+	char trusted[ADDRESS_BLOCK_MAX];	/* a name's block of its last good login */
 };
 
 /* A growable array of connections (all, dirty this pass, closed this pass). */
@@ -88,7 +91,9 @@ struct server {
 	uint64_t durable_seq;		/* commits known to be on disk */
 	void *addresses;	/* tsearch tree of struct tally by address */
 	void *names;		/* tsearch tree of struct tally by lower-case name */
+	void *trusted;		/* the same, holding each name's last good login block */
 	int tally_count;
+	int trusted_count;	/* entries in trusted */
 	void *sessions;		/* tsearch tree of logged-in sessions by name */
 	int session_count;
 	int64_t started_ms;
@@ -247,18 +252,41 @@ static void charge(struct tally *t, int64_t now)
 	}
 }
 
+/* Whether addr is in the block that name last logged in from. */
+static bool from_trusted_block(struct server *srv, const char *name, const char *addr)
+{
+	struct tally *t = tally_get(srv, &srv->trusted, name, false);
+	char block[ADDRESS_BLOCK_MAX];
+
+	if (!t)
+		return false;
+	address_block(addr, SERVER_FAILURE_V4_BITS, SERVER_V6_BITS, block, sizeof block);
+	return !strcmp(t->trusted, block);
+}
+
 /*
  * A password check counts as a failed login from the moment it starts: N
  * connections parked on one name all wake when its delay ends, but only the
  * first starts a check; that check's charge puts the rest back to waiting.
+ *
+ * A name's own owner would then wait behind every guesser, so a check from
+ * the block the name last logged in from answers only to that block's
+ * tally: guesses from elsewhere cannot lock the owner out.
  */
-int server_login_begin(struct server *srv, const char *name, const char *addr)
+int server_login_begin(struct server *srv, const char *name, const char *addr, bool *trusted)
 {
 	int64_t now = server_now_ms(srv);
 	struct tally *a = failures_of(srv, addr, false);
 	struct tally *n = tally_get(srv, &srv->names, name, false);
 	int owed = delay_for(srv, a, now), owed_name = delay_for(srv, n, now);
 
+	*trusted = from_trusted_block(srv, name, addr);
+	if (*trusted) {
+		if (owed > 0)
+			return owed;
+		charge(failures_of(srv, addr, true), now);
+		return 0;
+	}
 	if (owed_name > owed)
 		owed = owed_name;
 	if (n && n->checking && owed < SERVER_LOGIN_RECHECK_MS)
@@ -276,11 +304,13 @@ int server_login_begin(struct server *srv, const char *name, const char *addr)
 	return 0;
 }
 
-void server_login_end(struct server *srv, const char *name, const char *addr, bool passed)
+void server_login_end(struct server *srv, const char *name, const char *addr, bool trusted,
+    bool passed)
 {
 	int64_t now = server_now_ms(srv);
 	struct tally *a = failures_of(srv, addr, false);
-	struct tally *n = tally_get(srv, &srv->names, name, false);
+	/* A check from the trusted block was charged to its block alone. */
+	struct tally *n = trusted ? NULL : tally_get(srv, &srv->names, name, false);
 
 	if (n && n->checking)
 		n->checking--;
@@ -303,10 +333,25 @@ void server_login_end(struct server *srv, const char *name, const char *addr, bo
 
 void server_login_succeeded(struct server *srv, const char *name, const char *addr)
 {
+	bool trusted = from_trusted_block(srv, name, addr);
 	struct tally *n = tally_get(srv, &srv->names, name, false);
+	struct tally *t = tally_get(srv, &srv->trusted, name, false);
 
-	(void)addr;
-	if (n) {
+	/* Trust has a count of its own, so it never crowds out the failure tallies. */
+	if (!t && srv->trusted_count < SERVER_TRUSTED_NAMES_MAX &&
+	    (t = tally_get(srv, &srv->trusted, name, true))) {
+		srv->tally_count--;
+		srv->trusted_count++;
+	}
+	if (t)
+		address_block(addr, SERVER_FAILURE_V4_BITS, SERVER_V6_BITS, t->trusted,
+		    sizeof t->trusted);
+	/*
+	 * A login from the trusted block leaves the name's failures standing:
+	 * they are other people's guesses, and the owner no longer waits on
+	 * them.  Elsewhere the owner has just waited them out; they are reset.
+	 */
+	if (n && !trusted) {
 		n->failures = 0;
 		tally_settle(srv, &srv->names, n);
 	}
@@ -866,6 +911,7 @@ void server_free(struct server *srv)
 	tdestroy(srv->sessions, free);
 	tdestroy(srv->addresses, free_tally);
 	tdestroy(srv->names, free_tally);
+	tdestroy(srv->trusted, free_tally);
 	if (srv->plain)
 		evconnlistener_free(srv->plain);
 	if (srv->secure)

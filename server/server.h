@@ -55,11 +55,14 @@ void server_conn_closed(struct server *srv, struct conn *c);
  * A password check for name from addr may start: returns 0 and counts it as
  * a failure until server_login_end() says it passed; or returns the ms to
  * wait before asking again (a delay is owed, or the name is being checked).
+ * *trusted: addr is in the block name last logged in from, which only its
+ * own block's failures hold back; pass it on to server_login_end().
  */
-int server_login_begin(struct server *srv, const char *name, const char *addr);
+int server_login_begin(struct server *srv, const char *name, const char *addr, bool *trusted);
 /* The check that server_login_begin() allowed is over (or abandoned). */
-void server_login_end(struct server *srv, const char *name, const char *addr, bool passed);
-/* Someone logged in as name: its failed logins are forgotten. */
+void server_login_end(struct server *srv, const char *name, const char *addr, bool trusted,
+    bool passed);
+/* Someone logged in as name from addr: its failed logins are forgotten, and addr's block trusted. */
 void server_login_succeeded(struct server *srv, const char *name, const char *addr);
 
 /* The logged-in session with this name (any case), or NULL. */

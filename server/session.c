@@ -50,6 +50,7 @@ struct alias {
 struct login {
 	int tries;			/* wrong passwords on this connection */
 	bool checking;			/* server_login_begin() let a check start */
+	bool trusted_check;		/* ... from the block the name last logged in from */
 	char stored_hash[DB_PASSWORD_MAX];
 	char held_password[PASSWORD_MAX_LEN + 1];	/* while it waits for its check */
 	bool reclaiming;		/* the name is a lost guest's: "password" is its key */
@@ -167,7 +168,8 @@ static void login_check_end(struct session *s, bool passed)
 {
 	if (s->login && s->login->checking) {
 		s->login->checking = false;
-		server_login_end(s->srv, s->name, conn_address(s->conn), passed);
+		server_login_end(s->srv, s->name, conn_address(s->conn), s->login->trusted_check,
+		    passed);
 	}
 }
 
@@ -839,7 +841,8 @@ static void verify_done(struct session *s, int result, const char *hash);
 static void login_verify(struct session *s, const char *password)
 {
 	bool parked = s->state == S_VERIFYING;
-	int owed = server_login_begin(s->srv, s->name, conn_address(s->conn));
+	int owed = server_login_begin(s->srv, s->name, conn_address(s->conn),
+	    &s->login->trusted_check);
 
 	if (owed > 0) {
 		if (!parked)

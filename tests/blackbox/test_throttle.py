@@ -110,6 +110,41 @@ class Throttle(ChessdTestCase):
         self.assertIn(b"Starting FICS session as alice", out)
         self.assertLess(d, DELAY_MS / 1000 + 3)
 
+    def test_owner_gets_in_during_an_attack_from_its_own_block(self):
+        """One check per name at a time would queue the owner behind every
+        guesser; from the block it last logged in from, only that block's
+        own failures hold the owner back."""
+        config = dict(self.CONFIG, login_delay_max_ms=30000, login_ms=120000)
+        srv = self.start_server(config=config)
+        srv.useradd("alice", "secret1")
+        d, out = self.attempt(srv, "127.0.60.1", "alice", "secret1")
+        self.assertIn(b"Starting FICS session as alice", out)
+        result = {}
+        attack = threading.Thread(target=lambda: result.update(answers=self.guessers(
+            srv, [("127.0.%d.1" % (i + 1), "alice") for i in range(20)], 12.0)))
+        attack.start()
+        try:
+            time.sleep(4.0)  # the guessers have the name's delay doubling by now
+            # Another address of the owner's /24, as a home router hands out.
+            d, out = self.attempt(srv, "127.0.60.2", "alice", "secret1")
+            self.assertIn(b"Starting FICS session as alice", out)
+            self.assertLess(d, 3.0, "the owner waited %.1f s behind the guessers" % d)
+            # Someone else's block gets no such pass.
+            c = self.connect(srv, source="127.0.61.1")
+            c.expect(b"login: ")
+            c.send_line("alice")
+            c.expect(b"password: ")
+            start = time.monotonic()
+            c.send_line("secret1")
+            with self.assertRaises(AssertionError):
+                c.expect(ANSWER, 1.5)
+            self.assertGreater(time.monotonic() - start, 1.4)
+        finally:
+            attack.join()
+        # The attack still got its one check per window.
+        checked = sum(len(a) for a in result["answers"])
+        self.assertLessEqual(checked, 1 + 12 + 2)
+
     def test_one_block_gets_one_check_per_window_across_names(self):
         # A running check counts as a failure of its /24 at once: parallel
         # guesses on many names from one /24 do not all pass its delay.
