@@ -329,7 +329,8 @@ class TestScreen(ClientTestCase):
 
     def start_guest_screen(self, port, *args):
         env = self.env()
-        cmd = " ".join([CHESS, "--ascii", "--port", str(port)] + list(args) + ["127.0.0.1"])
+        cmd = " ".join([CHESS, "--ascii", "--port", str(port), "--user", "guest"] + list(args) +
+                       ["127.0.0.1"])
         envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
                 "NO_COLOR=1"]
         self.tmux("new-session", "-d", "-s", "play", "-x", "200", "-y", "40",
