@@ -36,6 +36,12 @@ class TestHuman(test_client.TestScreen):
             time.sleep(0.1)
         self.fail("screen never showed %r %d times; it shows:\n%s" % (pattern, count, text))
 
+    def exited(self, code):
+        """Waits for the client's exit code; under CHESS_SANITIZE nothing was reported."""
+        _, text = self.wait_screen(r"^exit=%d$" % code)
+        self.assertNotIn("Sanitizer", text)
+        return text
+
     def clock(self, name):
         m, _ = self.wait_screen(r"^[ >] %s +(\d+):(\d\d)" % name)
         return int(m.group(1)) * 60 + int(m.group(2))
@@ -47,7 +53,7 @@ class TestHuman(test_client.TestScreen):
         srv.useradd("carol", "carolpw")
         bob = self.raw_user(srv, "bob", "bobpw")
         bob.command("seek 5 0")
-        self.start_screen(srv.tls_port, "alice", alice_pw)
+        self.start_human(srv.port, "--user", "alice", "--password-file", alice_pw)
         self.wait_screen(r"Starting FICS session as alice")
         # A seek posted now is announced in words.
         carol = self.raw_user(srv, "carol", "carolpw")
@@ -69,6 +75,8 @@ class TestHuman(test_client.TestScreen):
         carol.command("unseek")
         _, text = self.wait_screen(r"^Seek \d+ removed\.$")
         self.assertIsNone(RAW_LINE.search(text), text)
+        self.type("quit")
+        self.exited(0)
 
     def test_login_prompt_asks_again_after_a_wrong_password(self):
         srv = self.start_server()
@@ -87,7 +95,7 @@ class TestHuman(test_client.TestScreen):
         _, text = self.wait_screen(r"Starting FICS session as alice")
         self.assertNotIn("alicepw", text)          # the password was not echoed
         self.type("quit")
-        self.wait_screen(r"^exit=0$")
+        self.exited(0)
 
     def test_return_at_login_is_a_guest(self):
         srv = self.start_server()
@@ -108,14 +116,14 @@ class TestHuman(test_client.TestScreen):
         self.type("alicepw")
         self.wait_screen(r"Starting FICS session as alice")
         self.type("quit")
-        self.wait_screen(r"^exit=0$")
+        self.exited(0)
         self.tmux("kill-session", "-t", "play")
         # Three wrong passwords: the server gives up, and the client exits 3.
         self.start_human(srv.port, "--user", "alice")
         for n in (1, 2, 3):
             self.wait_count(r"^password:", n)
             self.type("wrong%d" % n)
-        _, text = self.wait_screen(r"^exit=3$")
+        text = self.exited(3)
         self.assertIn("login failed: invalid password", text)
 
     def test_password_from_the_environment_is_not_asked_again(self):
@@ -124,7 +132,7 @@ class TestHuman(test_client.TestScreen):
         self.start_human(srv.port, CHESS_PASSWORD="wrong")
         self.wait_screen(r"^login: *$")
         self.type("alice")
-        _, text = self.wait_screen(r"^exit=3$")
+        text = self.exited(3)
         self.assertIn("login failed: invalid password", text)
         self.assertNotRegex(text, r"(?m)^password:")
 
@@ -159,6 +167,8 @@ class TestHuman(test_client.TestScreen):
         _, text = self.wait_screen(r"Result: 1-0 \(dave resigns\)")
         self.assertEqual(self.clock("dave"), final, text)  # stopped
         self.assertRegex(text, r"(?m)^  carol +\d+:\d\d", text)
+        self.type("quit")
+        self.exited(0)
 
 
 def load_tests(loader, tests, pattern):
