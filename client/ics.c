@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -21,8 +22,11 @@ enum ics_state { ICS_CONNECTING, ICS_LOGIN, ICS_SETUP, ICS_ONLINE, ICS_DONE };
 
 /* What the client turns on after login, each answered by "X set." */
 static const char *const setup_commands[] = {
-	"iset defprompt 1", "iset ms 1", "iset seekinfo 1", "iset seekremove 1",
-	"iset pendinfo 1", "iset nowrap 1", "style 12",
+	"iset defprompt 1", "iset ms 1", "iset nowrap 1", "style 12",
+};
+/* ...and for a program: seeks and offers as <s>/<pf> lines, not in words. */
+static const char *const machine_commands[] = {
+	"iset seekinfo 1", "iset seekremove 1", "iset pendinfo 1",
 };
 
 struct ics {
@@ -35,6 +39,12 @@ struct ics {
 	struct ics_handler h;
 	void *arg;
 	enum ics_state state;
+	bool human;			/* a person reads the lines (and may type a login) */
+	bool ask_name;			/* the next login prompt asks the person for a name */
+	bool name_asked;		/* the name is one the person typed */
+	bool password_given;		/* the password came with the options */
+	bool bad_password;		/* the server refused the password asked for */
+	bool was_online;		/* logged in once: a reconnection asks nothing */
 	char user[ICS_NAME_MAX];
 	char *password;
 	char name[ICS_NAME_MAX];
@@ -53,8 +63,11 @@ static void ics_end(struct ics *c, enum ics_exit code, const char *why)
 	c->h.ended(c->arg, code, why);
 }
 
-/* Reads a password from the terminal with echo off; NULL when there is none. */
-static char *ask_password(void)
+/*
+ * Reads one line from the terminal after prompt, with echo off when secret;
+ * NULL when there is no terminal or it ended.
+ */
+static char *ask_line(const char *prompt, bool secret)
 {
 	char buf[256];
 	struct termios old, quiet;
@@ -62,18 +75,19 @@ static char *ask_password(void)
 
 	if (!tty)
 		return NULL;
-	fputs("password: ", tty);
+	fputs(prompt, tty);
 	fflush(tty);
-	bool echo_off = tcgetattr(fileno(tty), &old) == 0;
+	bool echo_off = secret && tcgetattr(fileno(tty), &old) == 0;
 	if (echo_off) {
 		quiet = old;
 		quiet.c_lflag &= ~(tcflag_t)ECHO;
 		tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
 	}
 	char *got = fgets(buf, sizeof buf, tty);
-	if (echo_off)
+	if (echo_off) {
 		tcsetattr(fileno(tty), TCSAFLUSH, &old);
-	fputs("\n", tty);
+		fputs("\n", tty);
+	}
 	fclose(tty);
 	if (!got)
 		return NULL;
@@ -81,6 +95,51 @@ static char *ask_password(void)
 	char *copy = strdup(buf);
 	OPENSSL_cleanse(buf, sizeof buf);
 	return copy;
+}
+
+/*
+ * Asks the person for a login name: Return or "guest" is a guest (no user);
+ * -1 when the terminal gave nothing.
+ */
+static int ask_name(struct ics *c)
+{
+	char *line = ask_line("login: ", false);
+
+	if (!line)
+		return -1;
+	char *name = line + strspn(line, " \t");
+	name[strcspn(name, " \t")] = '\0';
+	snprintf(c->user, sizeof c->user, "%s", strcasecmp(name, "guest") ? name : "");
+	free(line);
+	c->ask_name = false;
+	return 0;
+}
+
+static void forget_password(struct ics *c)
+{
+	if (!c->password)
+		return;
+	OPENSSL_cleanse(c->password, strlen(c->password));
+	free(c->password);
+	c->password = NULL;
+}
+
+/* The server asks for a name again: a person may try once more, a program not. */
+static void login_again(struct ics *c)
+{
+	bool retry = c->human && !c->was_online && (c->bad_password ? !c->password_given :
+	    c->name_asked);
+
+	if (!retry) {
+		ics_end(c, EXIT_LOGIN, c->sent_password ? "login failed: invalid password" :
+		    "login failed: the server did not accept the name");
+		return;
+	}
+	/* A name typed here may be the mistake; one given on the command line is not. */
+	if (c->name_asked)
+		c->ask_name = true;
+	c->bad_password = c->sent_password = false;
+	c->sent_name = false;
 }
 
 static void on_prompt(void *arg, enum proto_prompt kind)
@@ -99,8 +158,12 @@ static void on_prompt(void *arg, enum proto_prompt kind)
 			return;
 		}
 		if (c->sent_name) {
-			ics_end(c, EXIT_LOGIN, c->sent_password ? "login failed: invalid password" :
-			    "login failed: the server did not accept the name");
+			login_again(c);
+			if (c->state == ICS_DONE)
+				return;
+		}
+		if (c->ask_name && ask_name(c) < 0) {
+			ics_end(c, EXIT_LOGIN, "login failed: no name given");
 			return;
 		}
 		c->sent_name = true;
@@ -114,7 +177,7 @@ static void on_prompt(void *arg, enum proto_prompt kind)
 			net_printf(c->net, "%s\n", c->key);
 			return;
 		}
-		if (!c->password && !(c->password = ask_password())) {
+		if (!c->password && !(c->password = ask_line("password: ", true))) {
 			ics_end(c, EXIT_LOGIN, "a password is needed: use --password-file or CHESS_PASSWORD");
 			return;
 		}
@@ -137,6 +200,8 @@ static void start_setup(struct ics *c, const char *line)
 	c->block_mode = true;
 	for (size_t i = 0; i < sizeof setup_commands / sizeof setup_commands[0]; i++)
 		c->last_setup_id = ics_command(c, setup_commands[i]);
+	for (size_t i = 0; !c->human && i < sizeof machine_commands / sizeof machine_commands[0]; i++)
+		c->last_setup_id = ics_command(c, machine_commands[i]);
 }
 
 /* "Your reconnect key is HEX: ..." keeps HEX for the next login of this guest. */
@@ -162,8 +227,13 @@ static void on_line(void *arg, const char *line, long block)
 			start_setup(c, line);
 			return;
 		} else if (!strcmp(line, "**** Invalid password! ****")) {
-			ics_end(c, EXIT_LOGIN, "login failed: invalid password");
-			return;
+			if (!c->human || c->password_given || c->was_online) {
+				ics_end(c, EXIT_LOGIN, "login failed: invalid password");
+				return;
+			}
+			/* Shown, and the password asked again at the next login prompt. */
+			c->bad_password = true;
+			forget_password(c);
 		}
 	}
 	if (!strncmp(line, ICS_KEY_LINE, strlen(ICS_KEY_LINE)))
@@ -182,6 +252,7 @@ static void on_block_end(void *arg, long id, int code)
 	(void)code;
 	if (c->state == ICS_SETUP && id == c->last_setup_id) {
 		c->state = ICS_ONLINE;
+		c->was_online = true;
 		c->h.online(c->arg);
 		return;
 	}
@@ -218,7 +289,10 @@ static void on_net_ended(void *arg, enum net_end how, const char *why)
 		ics_end(c, EXIT_CERT_UNTRUSTED, why);
 		break;
 	case NET_END_CLOSED:
-		ics_end(c, c->state == ICS_ONLINE ? EXIT_OK : EXIT_FAILURE_RUNTIME, why);
+		if (c->state == ICS_LOGIN && c->bad_password)
+			ics_end(c, EXIT_LOGIN, "login failed: invalid password");
+		else
+			ics_end(c, c->state == ICS_ONLINE ? EXIT_OK : EXIT_FAILURE_RUNTIME, why);
 		break;
 	case NET_END_ERROR:
 		ics_end(c, EXIT_FAILURE_RUNTIME, why);
@@ -242,7 +316,11 @@ struct ics *ics_new(struct event_base *base, const struct ics_options *o,
 	c->h = *h;
 	c->arg = arg;
 	c->next_id = 1;
-	snprintf(c->user, sizeof c->user, "%s", o->user ? o->user : "");
+	c->human = o->human;
+	c->ask_name = c->name_asked = o->human && !o->user;
+	c->password_given = o->password != NULL;
+	/* "--user guest" is a guest, as at the login prompt. */
+	snprintf(c->user, sizeof c->user, "%s", o->user && strcasecmp(o->user, "guest") ? o->user : "");
 	if (o->password && !(c->password = strdup(o->password))) {
 		snprintf(why, why_len, "out of memory");
 		ics_free(c);
@@ -322,10 +400,7 @@ void ics_free(struct ics *c)
 		return;
 	net_free(c->net);
 	proto_free(c->proto);
-	if (c->password) {
-		OPENSSL_cleanse(c->password, strlen(c->password));
-		free(c->password);
-	}
+	forget_password(c);
 	OPENSSL_cleanse(c->key, sizeof c->key);
 	free(c);
 }

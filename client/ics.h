@@ -37,6 +37,12 @@ struct ics_options {
 	const char *user;	/* NULL: guest */
 	const char *password;	/* NULL: ask on the terminal when needed */
 	bool accept_new;	/* pin a first-seen certificate without asking */
+	/*
+	 * A person reads the lines: seeks and offers come in words, not as
+	 * <s>/<pf> lines; with no user, ask for a name on the terminal; after a
+	 * wrong password that was asked for, ask again.
+	 */
+	bool human;
 };
 
 struct ics *ics_new(struct event_base *base, const struct ics_options *o,

@@ -35,6 +35,8 @@ static void usage(FILE *f)
 	    "       chess --engine PATH [--engine-option NAME=VALUE]... [--seek \"MIN INC\"]\n"
 	    "             [--max-games N] [--accept-from NAME]... --user NAME HOST\n"
 	    "The password comes from --password-file, else $CHESS_PASSWORD, else the terminal.\n"
+	    "Without --user the terminal asks for a name (Return: a guest), and asks again\n"
+	    "after a wrong password it asked for.\n"
 	    "A lost connection is re-established; --resume then also resumes the game that\n"
 	    "was being played if the server adjourned it meanwhile.\n"
 	    "A certificate no authority signed is pinned when first seen, once confirmed on\n"
@@ -177,6 +179,7 @@ int main(int argc, char **argv)
 		arg = script;
 	} else {
 		struct ui_options uo = { .unicode = unicode, .lang = lang, .auto_resume = resume };
+		io.human = true;
 		ui = ui_new(base, &uo, why, sizeof why);
 		handler = ui_handler();
 		arg = ui;

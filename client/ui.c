@@ -17,6 +17,7 @@
 #include "listing.h"
 #include "movelist.h"
 #include "number.h"
+#include "offer_text.h"
 #include "term.h"
 
 #define UI_SCREEN_MAX 65536
@@ -558,13 +559,26 @@ static void on_line(void *arg, const char *line, long block)
 	}
 	if (!game_view_parse_end(line, &game, reason, sizeof reason, result, sizeof result) &&
 	    game == game_view_number(u->view)) {
+		/* The last position came before the end: its clock ran until now. */
+		game_view_stop_clocks(u->view, now_ms());
 		game_view_end(u->view, reason, result);
 		u->premove[0] = '\0';
 	}
 	if (!*line)
 		return;
 	learn_names(u, line);
-	show_line(u, line);
+	/* Seek and offer lines for programs (if the user turned them on) in words. */
+	char said[512];
+	switch (offer_text_render(line, said, sizeof said)) {
+	case OFFER_TEXT_NONE:
+		show_line(u, line);
+		return;
+	case OFFER_TEXT_SAID:
+		show_line(u, said);
+		return;
+	case OFFER_TEXT_QUIET:
+		return;
+	}
 }
 
 /* The list of our adjourned games came: offer (or do) the resumption. */

@@ -334,7 +334,8 @@ class TestScreen(ClientTestCase):
         """A guest client in a 200-column pane; again=True runs it anew in the same pane
         (killing the only session would stop the tmux server under the next command)."""
         env = self.env()
-        cmd = " ".join([CHESS, "--ascii", "--port", str(port)] + list(args) + ["127.0.0.1"])
+        cmd = " ".join([CHESS, "--ascii", "--port", str(port), "--user", "guest"] + list(args) +
+                       ["127.0.0.1"])
         envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
                 "NO_COLOR=1"]
         shell = "env " + " ".join(envs) + " " + cmd + "; echo exit=$?; sleep 30"

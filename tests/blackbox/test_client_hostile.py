@@ -137,7 +137,7 @@ class HostileServer(unittest.TestCase):
                                   check=True).stdout
         tmux("new-session", "-d", "-s", "evil", "-x", "100", "-y", "40",
              "env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color "
-             "%s --plain --port %d 127.0.0.1; sleep 30" % (self.home, self.home, CHESS,
+             "%s --plain --user guest --port %d 127.0.0.1; sleep 30" % (self.home, self.home, CHESS,
                                                           self.fake.port))
         tmux("set-option", "-t", "evil", "allow-rename", "on")
         title = tmux("display-message", "-p", "-t", "evil", "#{pane_title}")

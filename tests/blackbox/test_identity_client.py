@@ -14,7 +14,8 @@ from test_client import CHESS, CuttableProxy  # noqa: E402
 class TestGuestReconnect(test_client.TestScreen):
     def start_guest_screen(self, port):
         env = self.env()
-        cmd = " ".join([CHESS, "--ascii", "--port", str(port), "--plain", "127.0.0.1"])
+        cmd = " ".join([CHESS, "--ascii", "--port", str(port), "--plain", "--user", "guest",
+                        "127.0.0.1"])
         envs = ["HOME=" + env["HOME"], "LANG=C.UTF-8", "LC_ALL=C.UTF-8", "TERM=xterm-256color",
                 "NO_COLOR=1"]
         self.tmux("new-session", "-d", "-s", "play", "-x", "100", "-y", "40",
