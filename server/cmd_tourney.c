@@ -559,7 +559,8 @@ void cmd_help_tourney(struct session *s)
 	    "  tourney join|leave ID               enter, or leave (after the start: withdraw)\n"
 	    "  tourney start ID                    director: number the players by rating, pair\n"
 	    "                                      round 1 and start its games\n"
-	    "  tourney show ID                     standings with tie-breaks\n"
+	    "  tourney show ID                     standings with tie-breaks, after the last\n"
+	    "                                      round whose games are all over\n"
 	    "  tourney pairings ID [ROUND]         the boards of a round and their results\n"
 	    "  tourney crosstable ID               every player's rounds: opponent, colour, result\n"
 	    "  tourney bye ID ROUND                ask for a half-point bye in a later round (Swiss)\n"
@@ -578,8 +579,9 @@ void cmd_help_tourney(struct session *s)
 	    "Round robins follow the FIDE Berger tables, Swiss rounds the FIDE Dutch system.\n"
 	    "A round is paired when every board of the last one has a result.  Games start\n"
 	    "when both players are logged in and free; a player still missing %d seconds\n"
-	    "after the round is paired loses by forfeit.  An aborted game is played again;\n"
-	    "an adjourned game (also one cut short by a server restart) continues when both\n"
+	    "after the round is paired loses by forfeit (a restart does not reset the time).\n"
+	    "An aborted game is played again; an adjourned game (also one cut short by a\n"
+	    "server restart, which gives the board a fresh period) continues when both\n"
 	    "players are back, or with \"resume\".  Announcements go to the players and to\n"
 	    "channel %d.\n",
 	    server_config(session_server(s))->limits.tourney_forfeit_ms / 1000, TOURNAMENT_CHANNEL);

@@ -827,6 +827,9 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	/* Shutting down: the boards a shutdown adjourns wait for the restart. */
+	if (server_stopping(ts->srv))
+		return;
 	for (int i = 0; i < ts->count; i++) {
 		int64_t at = advance(ts->list[i]);
 		if (at && (!next || at < next))

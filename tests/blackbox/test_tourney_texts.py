@@ -56,6 +56,39 @@ class TourneyTextsTest(TourneyTestCase):
         self.assertEqual(boards[0]["result"], "+-" if boards[0]["white"] == "rsa" else "-+")
         srv.stop()
 
+    def test_restart_during_a_game_gives_one_fresh_period(self):
+        """A game the shutdown interrupts gets a fresh period after the
+        restart (the players did nothing wrong), kept from then on: a
+        second restart does not renew it."""
+        names = ["rga", "rgb"]
+        srv = self.tourney_server(names + ["director"], config={"tourney_forfeit_ms": FORFEIT_MS})
+        director = self.login(srv, "director")
+        clients = {n: self.login(srv, n) for n in names}
+        tid = self.create(director, "Again swiss 1 5 0 unrated")
+        for n in names:
+            self.cmd(clients[n], "tourney join %d" % tid)
+        self.cmd(director, "tourney start %d" % tid)
+        boards, _, _ = self.wait_round(director, tid, 1)
+        self.assertTrue(boards[0]["game"], boards)
+        w = boards[0]["white"]
+        srv.stop()
+        for c in list(clients.values()) + [director]:
+            c.close()
+        srv.start()
+        restarted = time.monotonic()
+        present = self.login(srv, w)
+        time.sleep(FORFEIT_MS / 2000)
+        srv.kill()
+        present.close()
+        srv.start()
+        present = self.login(srv, w)
+        self.expect_line(present, r"Tourney %d \(Again\): round 1 board 1: .* \(forfeit: absent\)" % tid,
+                         timeout=FORFEIT_MS / 1000 * 3)
+        elapsed = time.monotonic() - restarted
+        self.assertGreaterEqual(elapsed, FORFEIT_MS / 1000 - 0.5)
+        self.assertLess(elapsed, FORFEIT_MS / 1000 + 3.5)
+        srv.stop()
+
     def test_standings_name_the_rounds_they_are_after(self):
         names = ["sta", "stb", "stc", "std"]
         srv = self.tourney_server(names + ["director"])
