@@ -968,15 +968,19 @@ static void load_pairing(void *arg, const struct db_tourney_pairing *row)
 /*
  * The state of each board of the current round after a restart: settled,
  * or waiting for its players (to continue an adjourned game, or to start).
- * A board that was waiting keeps the deadline it had; one whose game the
- * restart interrupted gets a fresh period, saved so that the next restart
- * does not renew it.
+ * A board that was waiting keeps the deadline it had, but not earlier than
+ * the reconnect grace from now (a restart drops everyone); one whose game
+ * the restart interrupted gets a fresh period, saved so that the next
+ * restart does not renew it.
  */
 static void load_boards(struct tournament *t)
 {
 	const struct tourney *c = t->core;
 	const struct tourney_round *rd = &c->rounds[c->rounds_paired];
 	int64_t fresh = now_ms(t) + forfeit_ms(t);
+	/* A deadline that fell while the server was down waits for those it dropped. */
+	int grace = server_config(t->owner->srv)->limits.reconnect_grace_ms;
+	int64_t back = now_ms(t) + (grace < forfeit_ms(t) ? grace : forfeit_ms(t));
 
 	for (int b = 0; b < rd->ngames; b++) {
 		struct tboard *bd = &t->boards[b];
@@ -988,6 +992,8 @@ static void load_boards(struct tournament *t)
 		}
 		bd->state = BOARD_WAITING;
 		bd->deadline_ms = bd->deadline_ms ? board_deadline_mono(t, bd->deadline_ms) : fresh;
+		if (bd->deadline_ms < back)
+			bd->deadline_ms = back;
 		bd->adjourned = bd->game_id && db_game_load(db_of(t), bd->game_id, &row) > 0 &&
 		    !strcmp(row.status, "adjourned");
 		if (!bd->adjourned)

@@ -25,7 +25,7 @@ class TourneyTextsTest(TourneyTestCase):
 
     def test_forfeit_deadline_survives_restart(self):
         names = ["rsa", "rsb"]
-        srv = self.tourney_server(names + ["director"], config={"tourney_forfeit_ms": FORFEIT_MS})
+        srv = self.tourney_server(names + ["director"], config={"tourney_forfeit_ms": FORFEIT_MS, "reconnect_grace_ms": 1000})
         director = self.login(srv, "director")
         rsa = self.login(srv, "rsa")
         rsb = self.login(srv, "rsb")
@@ -61,7 +61,7 @@ class TourneyTextsTest(TourneyTestCase):
         restart (the players did nothing wrong), kept from then on: a
         second restart does not renew it."""
         names = ["rga", "rgb"]
-        srv = self.tourney_server(names + ["director"], config={"tourney_forfeit_ms": FORFEIT_MS})
+        srv = self.tourney_server(names + ["director"], config={"tourney_forfeit_ms": FORFEIT_MS, "reconnect_grace_ms": 1000})
         director = self.login(srv, "director")
         clients = {n: self.login(srv, n) for n in names}
         tid = self.create(director, "Again swiss 1 5 0 unrated")
@@ -87,6 +87,36 @@ class TourneyTextsTest(TourneyTestCase):
         elapsed = time.monotonic() - restarted
         self.assertGreaterEqual(elapsed, FORFEIT_MS / 1000 - 0.5)
         self.assertLess(elapsed, FORFEIT_MS / 1000 + 3.5)
+        srv.stop()
+
+    def test_deadline_passed_while_down_waits_for_the_players(self):
+        """A deadline that fell while the server was down: the players the
+        restart dropped get the reconnect grace to log back in, so the one
+        who returns wins by forfeit rather than both losing at startup."""
+        names = ["dwa", "dwb"]
+        srv = self.tourney_server(names + ["director"],
+                                  config={"tourney_forfeit_ms": 4000, "reconnect_grace_ms": 3000})
+        director = self.login(srv, "director")
+        dwa = self.login(srv, "dwa")
+        dwb = self.login(srv, "dwb")
+        tid = self.create(director, "Down swiss 1 5 0 unrated")
+        for c in (dwa, dwb):
+            self.cmd(c, "tourney join %d" % tid)
+        dwb.close()
+        self.cmd(director, "tourney start %d" % tid)
+        srv.kill()
+        dwa.close()
+        director.close()
+        time.sleep(5)
+        srv.start()
+        restarted = time.monotonic()
+        dwa = self.login(srv, "dwa")
+        self.expect_line(dwa, r"Tourney %d \(Down\): round 1 board 1: .* \(forfeit: absent\)" % tid,
+                         timeout=30)
+        self.assertGreaterEqual(time.monotonic() - restarted, 3 - 0.5)
+        director = self.login(srv, "director")
+        _, boards, _, _ = self.pairings(director, tid, 1)
+        self.assertEqual(boards[0]["result"], "+-" if boards[0]["white"] == "dwa" else "-+")
         srv.stop()
 
     def test_standings_name_the_rounds_they_are_after(self):
