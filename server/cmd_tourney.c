@@ -121,22 +121,38 @@ static void cmd_show(struct session *s, struct tournament *t)
 			session_printf(s, "  %s\n", c->players[p].name);
 		return;
 	}
+	/* Only rounds with every result in count; the one being played is named. */
+	int done = tournament_rounds_done(t);
 	struct tiebreak_row *rows = calloc((size_t)c->nplayers + 1, sizeof *rows);
-	if (!rows || tiebreak_standings(c, c->rounds_paired, order, n, rows, err, sizeof err) < 0) {
+	if (!rows || tiebreak_standings(c, done, order, n, rows, err, sizeof err) < 0) {
 		session_printf(s, "Standings unavailable: %s\n", rows ? err : "out of memory");
 		free(rows);
 		return;
 	}
-	session_printf(s, "Standings after round %d:\nRank  No Name              Rtng   Pts", c->rounds_paired);
+	if (done == c->rounds_paired)
+		session_printf(s, "Standings after round %d:\n", done);
+	else if (done > 0)
+		session_printf(s, "Standings after round %d (round %d in progress):\n", done,
+		    c->rounds_paired);
+	else
+		session_printf(s, "Standings before round 1 (round 1 in progress):\n");
+	session_printf(s, "Rank  No Name              Rtng   Pts");
 	for (int i = 0; i < n; i++)
 		session_printf(s, " %7s", tiebreak_name(order[i]));
 	session_printf(s, "\n");
 	for (int i = 0; i < c->nplayers; i++) {
 		const struct tiebreak_row *r = &rows[i];
-		session_printf(s, "%4d %3d %-17s %4d %5.1f", r->rank, r->player,
-		    c->players[r->player].name, c->players[r->player].rating, r->points_half / 2.0);
+		char rating[16];
+		snprintf(rating, sizeof rating, "%d", c->players[r->player].rating);
+		session_printf(s, "%4d %3d %-17s %4s %5.1f", r->rank, r->player,
+		    c->players[r->player].name, c->players[r->player].rating ? rating : "-",
+		    r->points_half / 2.0);
+		/* Tie-breaks mean nothing before a round has been played. */
 		for (int k = 0; k < n; k++)
-			session_printf(s, " %7.2f", r->value[k]);
+			if (done)
+				session_printf(s, " %7.2f", r->value[k]);
+			else
+				session_printf(s, " %7s", "-");
 		session_printf(s, "%s\n", mark(t, r->player));
 	}
 	free(rows);
@@ -194,7 +210,11 @@ static void slot_text(const struct tourney_slot *sl, char *buf, size_t len)
 		else
 			res = sl->points_half ? '+' : '-';
 	}
-	snprintf(buf, len, "%4d %c %c", sl->opponent, col, res);
+	/* A bye, or a round without a game, has no opponent. */
+	if (sl->opponent)
+		snprintf(buf, len, "%4d %c %c", sl->opponent, col, res);
+	else
+		snprintf(buf, len, "%4s %c %c", "-", col, res);
 }
 
 static void cmd_crosstable(struct session *s, struct tournament *t)
@@ -303,10 +323,11 @@ static void cmd_create(struct session *s, const struct words *w)
 {
 	enum tournament_kind kind;
 	char tc[64];
-	long rounds = w->n >= 4 ? number(w->w[3]) : -1;
+	long rounds = number(w->w[3]);
+	int name_max = server_config(session_server(s))->limits.tourney_name_chars;
 
-	if (w->n < 6 || w->n > 7 || rounds < 0 || rounds > TOURNEY_ROUNDS_MAX ||
-	    number(w->w[4]) < 0 || number(w->w[5]) < 0 ||
+	if (rounds < 0 || rounds > TOURNEY_ROUNDS_MAX || number(w->w[4]) < 0 ||
+	    number(w->w[5]) < 0 ||
 	    (w->n == 7 && strcasecmp(w->w[6], "rated") && strcasecmp(w->w[6], "unrated"))) {
 		session_printf(s, "Usage: tourney create NAME rr|drr|swiss ROUNDS MINUTES INC "
 		    "[rated|unrated]  (ROUNDS 1-%d; a round robin works out its own)\n",
@@ -327,8 +348,9 @@ static void cmd_create(struct session *s, const struct words *w)
 		session_printf(s, "A Swiss needs at least one round.\n");
 		return;
 	}
-	if (strlen(w->w[1]) >= TOURNEY_NAME_MAX) {
-		session_printf(s, "The name is too long (at most %d characters).\n", TOURNEY_NAME_MAX - 1);
+	if (strlen(w->w[1]) > (size_t)name_max || strlen(w->w[1]) >= TOURNEY_NAME_MAX) {
+		session_printf(s, "The tournament name is too long (at most %d characters).\n",
+		    name_max < TOURNEY_NAME_MAX ? name_max : TOURNEY_NAME_MAX - 1);
 		return;
 	}
 	snprintf(tc, sizeof tc, "%s %s", w->w[4], w->w[5]);
@@ -336,72 +358,193 @@ static void cmd_create(struct session *s, const struct words *w)
 	    w->n == 7 ? !strcasecmp(w->w[6], "rated") : true);
 }
 
+/* The handlers of the subcommands: w->w[0] is the subcommand, t the tournament named. */
+
+static void sub_list(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)t;
+	(void)w;
+	cmd_list(s);
+}
+
+static void sub_create(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)t;
+	cmd_create(s, w);
+}
+
+static void sub_join(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	tournament_join(t, s);
+}
+
+static void sub_leave(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	tournament_withdraw(t, s, NULL);
+}
+
+static void sub_show(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	cmd_show(s, t);
+}
+
+static void sub_pairings(struct session *s, struct tournament *t, const struct words *w)
+{
+	cmd_pairings(s, t, w->n == 3 ? number(w->w[2]) : -1);
+}
+
+static void sub_crosstable(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	cmd_crosstable(s, t);
+}
+
+static void sub_start(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	tournament_start(t, s);
+}
+
+static void sub_bye(struct session *s, struct tournament *t, const struct words *w)
+{
+	long round = number(w->w[2]);
+
+	if (round < 1) {
+		session_printf(s, "Usage: tourney bye ID ROUND\n");
+		return;
+	}
+	tournament_request_bye(t, s, (int)round);
+}
+
+static void sub_result(struct session *s, struct tournament *t, const struct words *w)
+{
+	enum tourney_result res;
+
+	if (tournament_result_parse(w->w[4], &res) < 0 || number(w->w[2]) < 0 || number(w->w[3]) < 0)
+		session_printf(s, "Usage: tourney result ID ROUND BOARD 1-0|0-1|1/2-1/2|+-|-+|--\n");
+	else
+		tournament_set_result(t, s, (int)number(w->w[2]), (int)number(w->w[3]), res);
+}
+
+static void sub_pause_all(struct session *s, struct tournament *t, const struct words *w)
+{
+	tournament_pause(t, s, !strcasecmp(w->w[0], "pause"));
+}
+
+static void sub_pause_player(struct session *s, struct tournament *t, const struct words *w)
+{
+	tournament_pause_player(t, s, w->w[1], !strcasecmp(w->w[0], "pause"));
+}
+
+static void sub_withdraw(struct session *s, struct tournament *t, const struct words *w)
+{
+	tournament_withdraw(t, s, w->w[1]);
+}
+
+static void sub_set(struct session *s, struct tournament *t, const struct words *w)
+{
+	tournament_set(t, s, w->w[2], w->w[3]);
+}
+
+static void sub_trf(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	cmd_trf(s, t);
+}
+
+static void sub_pgn(struct session *s, struct tournament *t, const struct words *w)
+{
+	(void)w;
+	cmd_pgn(s, t);
+}
+
+static void sub_observe(struct session *s, struct tournament *t, const struct words *w)
+{
+	tournament_follow(t, s, !strcasecmp(w->w[0], "observe"));
+}
+
+/* Set on a subcommand only the tournament's director (or an admin) may use. */
+#define TSUB_DIRECTOR 0x1
+
+/*
+ * The subcommands.  min/max count the words after the subcommand; id is
+ * the word (1-based, after the subcommand) naming the tournament, 0 none.
+ * A name may appear twice with different word counts (pause ID, pause
+ * PLAYER ID): the first entry whose count fits is run.  The checks are
+ * done once, here, before the handler.
+ */
+static const struct tsub {
+	const char *name;
+	int min, max;
+	int id;
+	unsigned flags;
+	const char *what;	/* "Only the director ... can WHAT tourney N." */
+	void (*run)(struct session *s, struct tournament *t, const struct words *w);
+	const char *usage;
+} tsubs[] = {
+	{ "list", 0, 0, 0, 0, NULL, sub_list, "tourney list" },
+	{ "create", 5, 6, 0, 0, NULL, sub_create,
+	    "tourney create NAME rr|drr|swiss ROUNDS MINUTES INC [rated|unrated]" },
+	{ "join", 1, 1, 1, 0, NULL, sub_join, "tourney join ID" },
+	{ "leave", 1, 1, 1, 0, NULL, sub_leave, "tourney leave ID" },
+	{ "show", 1, 1, 1, 0, NULL, sub_show, "tourney show ID" },
+	{ "pairings", 1, 2, 1, 0, NULL, sub_pairings, "tourney pairings ID [ROUND]" },
+	{ "crosstable", 1, 1, 1, 0, NULL, sub_crosstable, "tourney crosstable ID" },
+	{ "start", 1, 1, 1, TSUB_DIRECTOR, "start", sub_start, "tourney start ID" },
+	{ "bye", 2, 2, 1, 0, NULL, sub_bye, "tourney bye ID ROUND" },
+	{ "result", 4, 4, 1, TSUB_DIRECTOR, "set results in", sub_result,
+	    "tourney result ID ROUND BOARD 1-0|0-1|1/2-1/2|+-|-+|--" },
+	{ "pause", 1, 1, 1, TSUB_DIRECTOR, "pause", sub_pause_all, "tourney pause [PLAYER] ID" },
+	{ "pause", 2, 2, 2, 0, NULL, sub_pause_player, "tourney pause [PLAYER] ID" },
+	{ "resume", 1, 1, 1, TSUB_DIRECTOR, "resume", sub_pause_all, "tourney resume [PLAYER] ID" },
+	{ "resume", 2, 2, 2, 0, NULL, sub_pause_player, "tourney resume [PLAYER] ID" },
+	{ "withdraw", 2, 2, 2, 0, NULL, sub_withdraw, "tourney withdraw PLAYER ID" },
+	{ "set", 3, 3, 1, TSUB_DIRECTOR, "change settings of", sub_set,
+	    "tourney set ID tiebreaks LIST | byevalue 1|0.5" },
+	{ "trf", 1, 1, 1, 0, NULL, sub_trf, "tourney trf ID" },
+	{ "pgn", 1, 1, 1, 0, NULL, sub_pgn, "tourney pgn ID" },
+	{ "observe", 1, 1, 1, 0, NULL, sub_observe, "tourney observe ID" },
+	{ "unobserve", 1, 1, 1, 0, NULL, sub_observe, "tourney unobserve ID" },
+};
+
 static void cmd_tourney(struct session *s, const struct cmd_args *a)
 {
 	char text[LIMIT_LINE_BYTES + 1];
 	struct words w;
-	struct tournament *t;
+	const struct tsub *named = NULL, *sub = NULL;
+	struct tournament *t = NULL;
 
 	snprintf(text, sizeof text, "%s", a->argc ? a->argv[0] : "");
 	if (!split(text, &w) || w.n == 0) {
 		usage(s);
 		return;
 	}
-	const char *sub = w.w[0];
-	if (!strcasecmp(sub, "list")) {
-		cmd_list(s);
-		return;
+	for (size_t i = 0; i < sizeof tsubs / sizeof tsubs[0] && !sub; i++) {
+		if (strcasecmp(w.w[0], tsubs[i].name))
+			continue;
+		named = named ? named : &tsubs[i];
+		if (w.n - 1 >= tsubs[i].min && w.n - 1 <= tsubs[i].max)
+			sub = &tsubs[i];
 	}
-	if (!strcasecmp(sub, "create")) {
-		cmd_create(s, &w);
-		return;
-	}
-	/* "pause|resume|withdraw PLAYER ID" take a name first; the others an ID. */
-	bool named = (!strcasecmp(sub, "pause") || !strcasecmp(sub, "resume") ||
-	    !strcasecmp(sub, "withdraw")) && w.n == 3;
-	if (w.n < 2 || !(t = find(s, w.w[named ? 2 : 1]))) {
-		if (w.n < 2)
-			usage(s);
-		return;
-	}
-	if (!strcasecmp(sub, "join") && w.n == 2)
-		tournament_join(t, s);
-	else if (!strcasecmp(sub, "leave") && w.n == 2)
-		tournament_withdraw(t, s, NULL);
-	else if (!strcasecmp(sub, "show") && w.n == 2)
-		cmd_show(s, t);
-	else if (!strcasecmp(sub, "pairings") && (w.n == 2 || w.n == 3))
-		cmd_pairings(s, t, w.n == 3 ? number(w.w[2]) : -1);
-	else if (!strcasecmp(sub, "crosstable") && w.n == 2)
-		cmd_crosstable(s, t);
-	else if (!strcasecmp(sub, "start") && w.n == 2)
-		tournament_start(t, s);
-	else if (!strcasecmp(sub, "bye") && w.n == 3 && number(w.w[2]) > 0)
-		tournament_request_bye(t, s, (int)number(w.w[2]));
-	else if (!strcasecmp(sub, "result") && w.n == 5) {
-		enum tourney_result res;
-		if (tournament_result_parse(w.w[4], &res) < 0 || number(w.w[2]) < 0 || number(w.w[3]) < 0)
-			session_printf(s, "Usage: tourney result ID ROUND BOARD 1-0|0-1|1/2-1/2|+-|-+|--\n");
-		else
-			tournament_set_result(t, s, (int)number(w.w[2]), (int)number(w.w[3]), res);
-	} else if ((!strcasecmp(sub, "pause") || !strcasecmp(sub, "resume")) && named)
-		tournament_pause_player(t, s, w.w[1], !strcasecmp(sub, "pause"));
-	else if ((!strcasecmp(sub, "pause") || !strcasecmp(sub, "resume")) && w.n == 2)
-		tournament_pause(t, s, !strcasecmp(sub, "pause"));
-	else if (!strcasecmp(sub, "withdraw") && named)
-		tournament_withdraw(t, s, w.w[1]);
-	else if (!strcasecmp(sub, "set") && w.n == 4)
-		tournament_set(t, s, w.w[2], w.w[3]);
-	else if (!strcasecmp(sub, "trf") && w.n == 2)
-		cmd_trf(s, t);
-	else if (!strcasecmp(sub, "pgn") && w.n == 2)
-		cmd_pgn(s, t);
-	else if (!strcasecmp(sub, "observe") && w.n == 2)
-		tournament_follow(t, s, true);
-	else if (!strcasecmp(sub, "unobserve") && w.n == 2)
-		tournament_follow(t, s, false);
-	else
+	if (!named) {
 		usage(s);
+		return;
+	}
+	if (!sub) {
+		session_printf(s, "Usage: %s\n", named->usage);
+		return;
+	}
+	if (sub->id && !(t = find(s, w.w[sub->id])))
+		return;
+	if ((sub->flags & TSUB_DIRECTOR) && !tournament_may_direct(t, s)) {
+		session_printf(s, "Only the director (%s) or an admin can %s tourney %lld.\n",
+		    tournament_director(t), sub->what, (long long)tournament_id(t));
+		return;
+	}
+	sub->run(s, t, &w);
 }
 
 /* "help tourney": every subcommand (cmd_info.c shows it). */
@@ -416,7 +559,8 @@ void cmd_help_tourney(struct session *s)
 	    "  tourney join|leave ID               enter, or leave (after the start: withdraw)\n"
 	    "  tourney start ID                    director: number the players by rating, pair\n"
 	    "                                      round 1 and start its games\n"
-	    "  tourney show ID                     standings with tie-breaks\n"
+	    "  tourney show ID                     standings with tie-breaks, after the last\n"
+	    "                                      round whose games are all over\n"
 	    "  tourney pairings ID [ROUND]         the boards of a round and their results\n"
 	    "  tourney crosstable ID               every player's rounds: opponent, colour, result\n"
 	    "  tourney bye ID ROUND                ask for a half-point bye in a later round (Swiss)\n"
@@ -435,8 +579,9 @@ void cmd_help_tourney(struct session *s)
 	    "Round robins follow the FIDE Berger tables, Swiss rounds the FIDE Dutch system.\n"
 	    "A round is paired when every board of the last one has a result.  Games start\n"
 	    "when both players are logged in and free; a player still missing %d seconds\n"
-	    "after the round is paired loses by forfeit.  An aborted game is played again;\n"
-	    "an adjourned game (also one cut short by a server restart) continues when both\n"
+	    "after the round is paired loses by forfeit (a restart does not reset the time).\n"
+	    "An aborted game is played again; an adjourned game (also one cut short by a\n"
+	    "server restart, which gives the board a fresh period) continues when both\n"
 	    "players are back, or with \"resume\".  Announcements go to the players and to\n"
 	    "channel %d.\n",
 	    server_config(session_server(s))->limits.tourney_forfeit_ms / 1000, TOURNAMENT_CHANNEL);

@@ -53,6 +53,7 @@ void config_defaults(struct config *c)
 		.games_per_minute = LIMIT_GAMES_PER_MINUTE,
 		.games_per_minute_per_address = LIMIT_GAMES_PER_MINUTE_PER_ADDRESS,
 		.tourney_aborts = LIMIT_TOURNEY_ABORTS,
+		.tourney_name_chars = LIMIT_TOURNEY_NAME_CHARS,
 		.registrations_per_conn = LIMIT_REGISTRATIONS_PER_CONN,
 		.registrations_per_address_hour = LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR,
 		.hasher_threads = LIMIT_HASHER_THREADS,
@@ -105,6 +106,7 @@ static const struct int_key {
 	LIMIT_KEY(games_per_minute, 1, 100000),
 	LIMIT_KEY(games_per_minute_per_address, 1, 1000000),
 	LIMIT_KEY(tourney_aborts, 1, 1000),
+	LIMIT_KEY(tourney_name_chars, 1, 63),	/* TOURNEY_NAME_MAX - 1 */
 	LIMIT_KEY(registrations_per_conn, 0, 1000),
 	LIMIT_KEY(registrations_per_address_hour, 0, 1000000),
 	LIMIT_KEY(hasher_threads, 0, 64),

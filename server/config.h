@@ -31,6 +31,7 @@ struct limits {
 	int games_per_minute;
 	int games_per_minute_per_address;
 	int tourney_aborts;
+	int tourney_name_chars;
 	int registrations_per_conn;
 	int registrations_per_address_hour;
 	int hasher_threads;

@@ -132,8 +132,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_TOURNEY_BYES] = "SELECT user_id, round, kind FROM tourney_byes WHERE tourney_id = ?1 "
 	    "ORDER BY round, user_id",
 	[ST_TOURNEY_PAIRING_PUT] = "INSERT OR REPLACE INTO tourney_pairings (tourney_id, round, "
-	    "board, white, black, result, game_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[ST_TOURNEY_PAIRINGS] = "SELECT round, board, white, black, result, game_id FROM "
+	    "board, white, black, result, game_id, absent_deadline_ms) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	[ST_TOURNEY_PAIRINGS] = "SELECT round, board, white, black, result, game_id, "
+	    "absent_deadline_ms FROM "
 	    "tourney_pairings WHERE tourney_id = ?1 ORDER BY round, board",
 	[ST_GAME_SET_TOURNEY] = "UPDATE games SET tourney_id = ?2, tourney_round = ?3, "
 	    "tourney_board = ?4 WHERE id = ?1",
@@ -1164,6 +1166,8 @@ int db_tourney_pairing_put(struct db *db, int64_t tourney_id, const struct db_to
 	sqlite3_bind_text(st, 6, p->result, -1, SQLITE_STATIC);
 	if (p->game_id)
 		sqlite3_bind_int64(st, 7, p->game_id);
+	if (p->absent_deadline_ms)
+		sqlite3_bind_int64(st, 8, p->absent_deadline_ms);
 	return step_done(db, st);
 }
 
@@ -1177,7 +1181,8 @@ int db_tourney_pairings(struct db *db, int64_t tourney_id,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_tourney_pairing p = { .round = sqlite3_column_int(st, 0),
 		    .board = sqlite3_column_int(st, 1), .white = sqlite3_column_int(st, 2),
-		    .black = sqlite3_column_int(st, 3), .game_id = sqlite3_column_int64(st, 5) };
+		    .black = sqlite3_column_int(st, 3), .game_id = sqlite3_column_int64(st, 5),
+		    .absent_deadline_ms = sqlite3_column_int64(st, 6) };
 		copy_column(st, 4, p.result, sizeof p.result);
 		fn(arg, &p);
 	}

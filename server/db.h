@@ -201,6 +201,7 @@ struct db_tourney_pairing {
 	int round, board, white, black;
 	char result[8];
 	int64_t game_id;		/* 0: none */
+	int64_t absent_deadline_ms;	/* unix ms a waiting board forfeits the absent; 0 none */
 };
 
 /* Inserts a tournament (t->id ignored); returns its id, or -1. */

@@ -66,6 +66,8 @@
 /* Times one player may abort the game of one tournament board; this many
  * aborts lose it by forfeit. */
 #define LIMIT_TOURNEY_ABORTS 2
+/* Longest tournament name, in bytes (at most TOURNEY_NAME_MAX - 1). */
+#define LIMIT_TOURNEY_NAME_CHARS 40
 /* Tournaments not yet finished that one (non-admin) director may have. */
 #define LIMIT_TOURNEYS_PER_DIRECTOR 2
 /* Pages the database log (WAL) may hold before the syncer thread copies

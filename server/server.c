@@ -130,6 +130,7 @@ struct signups *server_signups(struct server *srv) { return srv->signups; }
 struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
+bool server_stopping(const struct server *srv) { return srv->stopping; }
 int server_conn_count(struct server *srv) { return (int)srv->conns.count; }
 
 /* Makes room for one more item. */

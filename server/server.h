@@ -72,6 +72,8 @@ void server_unregister_session(struct server *srv, struct session *s);
 /* Calls fn for each logged-in session, in login order. */
 void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg);
 int server_session_count(struct server *srv);
+/* Whether the server has begun to shut down. */
+bool server_stopping(const struct server *srv);
 int server_conn_count(struct server *srv);
 
 #endif

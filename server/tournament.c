@@ -48,7 +48,7 @@ struct tboard {
 	int64_t game_id;	/* the games row played on it; 0 none */
 	int game_number;	/* the live game while PLAYING */
 	bool adjourned;		/* game_id is to be continued, not replayed */
-	int64_t deadline_ms;	/* while WAITING: when the absent forfeit */
+	int64_t deadline_ms;	/* while WAITING: when the absent forfeit (monotonic) */
 	int aborts[COLOR_NB];	/* games of this board each side aborted */
 };
 
@@ -365,6 +365,34 @@ static void save_player(struct tournament *t, int p)
 		log_error("tourney %lld: could not save player %s", (long long)t->id, pl->name);
 }
 
+/*
+ * A waiting board's deadline as the database keeps it: wall-clock unix ms,
+ * which means the same after a restart (the monotonic clock does not); 0
+ * when there is none to keep.
+ */
+static int64_t board_deadline_wall(const struct tournament *t, const struct tboard *bd)
+{
+	struct timespec ts;
+
+	/* A board a shutdown leaves waiting gets a fresh period after the restart. */
+	if (bd->state != BOARD_WAITING || !bd->deadline_ms || server_stopping(t->owner->srv))
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int64_t wall = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	int64_t at = wall + (bd->deadline_ms - server_now_ms(t->owner->srv));
+	return at > 0 ? at : 1;
+}
+
+/* The monotonic deadline of a stored wall-clock one. */
+static int64_t board_deadline_mono(const struct tournament *t, int64_t wall_deadline_ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	int64_t wall = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return server_now_ms(t->owner->srv) + (wall_deadline_ms - wall);
+}
+
 /* Saves board b (0-based) of round r: a game, or a bye after the games. */
 static void save_board(struct tournament *t, int r, int b)
 {
@@ -375,8 +403,10 @@ static void save_board(struct tournament *t, int r, int b)
 		row.white = rd->games[b].white;
 		row.black = rd->games[b].black;
 		snprintf(row.result, sizeof row.result, "%s", tournament_result_text(rd->games[b].result));
-		if (r == t->core->rounds_paired)
+		if (r == t->core->rounds_paired) {
 			row.game_id = t->boards[b].game_id;
+			row.absent_deadline_ms = board_deadline_wall(t, &t->boards[b]);
+		}
 	} else {
 		const struct tourney_bye_entry *e = &rd->byes[b - rd->ngames];
 		row.white = e->player;
@@ -441,6 +471,11 @@ static bool may_direct(const struct tournament *t, const struct session *s)
 	    session_user_id(s) == t->director_id);
 }
 
+bool tournament_may_direct(const struct tournament *t, const struct session *s)
+{
+	return may_direct(t, s);
+}
+
 /* The start number of the registered user, or 0. */
 static int player_of_user(const struct tournament *t, int64_t user_id)
 {
@@ -497,6 +532,13 @@ static bool sits_out(const struct tournament *t, int p, int r)
 	const struct tourney_player *pl = &t->core->players[p];
 
 	return (pl->withdrawn_round > 0 && r >= pl->withdrawn_round) || t->entrants[p].paused;
+}
+
+int tournament_rounds_done(const struct tournament *t)
+{
+	int r = t->core->rounds_paired;
+
+	return r > 0 && !round_complete(t) ? r - 1 : r;
 }
 
 /* Records a result on board b of the current round, and says so. */
@@ -785,6 +827,9 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	/* Shutting down: the boards a shutdown adjourns wait for the restart. */
+	if (server_stopping(ts->srv))
+		return;
 	for (int i = 0; i < ts->count; i++) {
 		int64_t at = advance(ts->list[i]);
 		if (at && (!next || at < next))
@@ -913,33 +958,47 @@ static void load_pairing(void *arg, const struct db_tourney_pairing *row)
 		l->failed = 1;
 		return;
 	}
-	if (row->board >= 1 && row->board <= TOURNEY_GAMES_MAX)
+	if (row->board >= 1 && row->board <= TOURNEY_GAMES_MAX) {
+		/* The last round's row wins; load_boards() makes its deadline monotonic. */
 		l->t->boards[row->board - 1].game_id = row->game_id;
+		l->t->boards[row->board - 1].deadline_ms = row->absent_deadline_ms;
+	}
 }
 
 /*
  * The state of each board of the current round after a restart: settled,
  * or waiting for its players (to continue an adjourned game, or to start).
+ * A board that was waiting keeps the deadline it had, but not earlier than
+ * the reconnect grace from now (a restart drops everyone); one whose game
+ * the restart interrupted gets a fresh period, saved so that the next
+ * restart does not renew it.
  */
 static void load_boards(struct tournament *t)
 {
 	const struct tourney *c = t->core;
 	const struct tourney_round *rd = &c->rounds[c->rounds_paired];
-	int64_t deadline = now_ms(t) + forfeit_ms(t);
+	int64_t fresh = now_ms(t) + forfeit_ms(t);
+	/* A deadline that fell while the server was down waits for those it dropped. */
+	int grace = server_config(t->owner->srv)->limits.reconnect_grace_ms;
+	int64_t back = now_ms(t) + (grace < forfeit_ms(t) ? grace : forfeit_ms(t));
 
 	for (int b = 0; b < rd->ngames; b++) {
 		struct tboard *bd = &t->boards[b];
 		struct db_game row;
 		if (rd->games[b].result != TOURNEY_RESULT_NONE) {
 			bd->state = BOARD_DONE;
+			bd->deadline_ms = 0;
 			continue;
 		}
 		bd->state = BOARD_WAITING;
-		bd->deadline_ms = deadline;
+		bd->deadline_ms = bd->deadline_ms ? board_deadline_mono(t, bd->deadline_ms) : fresh;
+		if (bd->deadline_ms < back)
+			bd->deadline_ms = back;
 		bd->adjourned = bd->game_id && db_game_load(db_of(t), bd->game_id, &row) > 0 &&
 		    !strcmp(row.status, "adjourned");
 		if (!bd->adjourned)
 			bd->game_id = 0;
+		save_board(t, c->rounds_paired, b);
 	}
 }
 
@@ -1133,11 +1192,6 @@ void tournament_start(struct tournament *t, struct session *s)
 	struct tourney *c = t->core;
 	int order[TOURNEY_PLAYERS_MAX];
 
-	if (!may_direct(t, s)) {
-		session_printf(s, "Only the director (%s) or an admin can start tourney %lld.\n",
-		    t->director, (long long)t->id);
-		return;
-	}
 	if (t->state != TOURNAMENT_CREATED) {
 		session_printf(s, "Tourney %lld has already started.\n", (long long)t->id);
 		return;
@@ -1302,10 +1356,6 @@ void tournament_pause_player(struct tournament *t, struct session *s, const char
 
 void tournament_pause(struct tournament *t, struct session *s, bool paused)
 {
-	if (!may_direct(t, s)) {
-		session_printf(s, "Only the director (%s) or an admin can do that.\n", t->director);
-		return;
-	}
 	if (t->state != (paused ? TOURNAMENT_RUNNING : TOURNAMENT_PAUSED)) {
 		session_printf(s, "Tourney %lld is %s.\n", (long long)t->id, tournament_state_name(t->state));
 		return;
@@ -1349,10 +1399,6 @@ void tournament_set_result(struct tournament *t, struct session *s, int round, i
 {
 	struct tourney *c = t->core;
 
-	if (!may_direct(t, s)) {
-		session_printf(s, "Only the director (%s) or an admin can set results.\n", t->director);
-		return;
-	}
 	if (round < 1 || round > c->rounds_paired || board < 1 || board > c->rounds[round].ngames) {
 		session_printf(s, "There is no board %d in round %d of tourney %lld.\n", board, round,
 		    (long long)t->id);
@@ -1381,10 +1427,6 @@ void tournament_set_result(struct tournament *t, struct session *s, int round, i
 
 void tournament_set(struct tournament *t, struct session *s, const char *key, const char *value)
 {
-	if (!may_direct(t, s)) {
-		session_printf(s, "Only the director (%s) or an admin can change settings.\n", t->director);
-		return;
-	}
 	if (!strcasecmp(key, "tiebreaks")) {
 		enum tiebreak order[TIEBREAK_MAX];
 		int n = tournament_tiebreaks_parse(value, order);

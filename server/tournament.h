@@ -72,9 +72,11 @@ void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, 
 void tournaments_account_deleted(struct tournaments *ts, int64_t user_id);
 
 /*
- * The verbs behind `tourney ...`.  Each checks who may do it and answers
- * the session itself.
+ * The verbs behind `tourney ...`.  Each answers the session itself.  Those
+ * for the director alone (start, pause, set_result, set) leave the check of
+ * tournament_may_direct() to the caller; the others check who may do it.
  */
+bool tournament_may_direct(const struct tournament *t, const struct session *s);
 struct tournament *tournament_create(struct tournaments *ts, struct session *director,
     const char *name, enum tournament_kind kind, int rounds, const char *time_control,
     bool rated);
@@ -106,6 +108,8 @@ bool tournament_rated(const struct tournament *t);
 /* The pure core: players by start number (join order before the start). */
 const struct tourney *tournament_core(const struct tournament *t);
 int tournament_tiebreaks(const struct tournament *t, enum tiebreak *order);
+/* Rounds whose every board has a result (the standings are after these). */
+int tournament_rounds_done(const struct tournament *t);
 /* The live game number on a board of the current round, or 0. */
 int tournament_board_game(const struct tournament *t, int board);
 bool tournament_player_paused(const struct tournament *t, int player);
