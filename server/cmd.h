@@ -56,6 +56,9 @@ struct game *cmd_find_game(struct session *s, const char *which);
 
 /* The game number a record command was given (NULL: DB_RECORD_LATEST); false after an error line. */
 bool cmd_record_number(struct session *s, const char *text, int *number);
+/* "match NAME" with no terms resumes an adjourned game with NAME, as in FICS:
+ * true if there was one (and the request was made or answered). */
+bool cmd_resume_adjourned(struct session *s, const char *opponent);
 
 /* "help channel_list": the channels that have a purpose. */
 void cmd_help_channels(struct session *s);

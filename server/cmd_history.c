@@ -1,4 +1,5 @@
 /* The record: history, stored, oldmoves/smoves, resume, journal. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,20 +240,59 @@ bool cmd_record_number(struct session *s, const char *text, int *number)
 	return false;
 }
 
+struct resumable {
+	const char *me, *opponent;
+	int64_t id;
+	char other[DB_NAME_MAX];
+	int count;
+};
+
+static void find_resumable(void *arg, const struct db_game *g)
+{
+	struct resumable *r = arg;
+	const char *other = !strcasecmp(g->white, r->me) ? g->black : g->white;
+
+	if (r->opponent && strcasecmp(other, r->opponent))
+		return;
+	if (!r->id) {
+		r->id = g->id;
+		snprintf(r->other, sizeof r->other, "%s", other);
+	}
+	r->count++;
+}
+
+/* The game NAME has adjourned with OPPONENT, as stored lists it. */
+static bool find_adjourned(struct db *db, const char *name, const char *opponent,
+    struct db_game *found)
+{
+	struct resumable r = { name, opponent, 0, "", 0 };
+
+	db_games_of(db, name, "adjourned", HISTORY_GAMES, find_resumable, &r);
+	return r.id && db_game_load(db, r.id, found) > 0;
+}
+
 /*
- * oldmoves/smoves NAME [N]: the moves of the game numbered N in the
- * player's history (the latest game, finished or adjourned, without N).
+ * oldmoves/smoves NAME [N|OPPONENT]: the moves of the game numbered N in the
+ * player's history (the latest game, finished or adjourned, without N), or
+ * of the game adjourned with OPPONENT (as clients preview stored games).
  */
 static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 {
+	struct db *db = server_db(session_server(s));
+	const char *which = a->argc > 1 ? a->argv[1] : NULL;
 	struct db_game found;
 	struct clock_control tc;
 	int number;
 	char err[64];
 
-	if (!cmd_record_number(s, a->argc > 1 ? a->argv[1] : NULL, &number))
+	if (which && isalpha((unsigned char)which[0])) {
+		if (!find_adjourned(db, a->argv[0], which, &found)) {
+			session_printf(s, "%s has no adjourned game with %s.\n", a->argv[0], which);
+			return;
+		}
+	} else if (!cmd_record_number(s, which, &number)) {
 		return;
-	if (db_record_find(server_db(session_server(s)), a->argv[0], number, &found) <= 0) {
+	} else if (db_record_find(db, a->argv[0], number, &found) <= 0) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
@@ -280,31 +320,11 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	session_printf(s, "      {%s} %s\n", reason, copy.result);
 }
 
-struct resumable {
-	const char *me, *opponent;
-	int64_t id;
-	char other[DB_NAME_MAX];
-	int count;
-};
-
-static void find_resumable(void *arg, const struct db_game *g)
-{
-	struct resumable *r = arg;
-	const char *other = !strcasecmp(g->white, r->me) ? g->black : g->white;
-
-	if (r->opponent && strcasecmp(other, r->opponent))
-		return;
-	if (!r->id) {
-		r->id = g->id;
-		snprintf(r->other, sizeof r->other, "%s", other);
-	}
-	r->count++;
-}
-
-static void cmd_resume(struct session *s, const struct cmd_args *a)
+/* Asks to resume s's adjourned game with opponent (the only one, if NULL), or agrees. */
+static void resume_game(struct session *s, const char *opponent)
 {
 	struct server *srv = session_server(s);
-	struct resumable r = { session_name(s), a->argc ? a->argv[0] : NULL, 0, "", 0 };
+	struct resumable r = { session_name(s), opponent, 0, "", 0 };
 	char why[160];
 
 	if (session_game(s)) {
@@ -313,11 +333,11 @@ static void cmd_resume(struct session *s, const struct cmd_args *a)
 	}
 	db_games_of(server_db(srv), session_name(s), "adjourned", 100, find_resumable, &r);
 	if (!r.id) {
-		session_printf(s, a->argc ? "You have no adjourned game with %s.\n" :
-		    "You have no adjourned games.\n", a->argc ? a->argv[0] : "");
+		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
+		    "You have no adjourned games.\n", opponent ? opponent : "");
 		return;
 	}
-	if (!a->argc && r.count > 1) {
+	if (!opponent && r.count > 1) {
 		session_printf(s, "You have more than one adjourned game; say whom to resume with.\n");
 		return;
 	}
@@ -348,6 +368,22 @@ static void cmd_resume(struct session *s, const struct cmd_args *a)
 		session_printf(s, "%s\n", why);
 }
 
+static void cmd_resume(struct session *s, const struct cmd_args *a)
+{
+	resume_game(s, a->argc ? a->argv[0] : NULL);
+}
+
+bool cmd_resume_adjourned(struct session *s, const char *opponent)
+{
+	struct db_game g;
+
+	if (!session_registered(s) ||
+	    !find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
+		return false;
+	resume_game(s, opponent);
+	return true;
+}
+
 static void cmd_journal(struct session *s, const struct cmd_args *a)
 {
 	session_printf(s, "%s has no journal entries.\n", subject(s, a));
@@ -374,7 +410,7 @@ const struct cmd_entry cmd_oldmoves_entry = {
 	.args = "wo",
 	.code = BLKCMD_OLDMOVES,
 	.exec = cmd_oldmoves,
-	.usage = "oldmoves <name> [n]",
+	.usage = "oldmoves <name> [n|opponent]",
 	.summary = "Moves of a past game",
 };
 const struct cmd_entry cmd_smoves_entry = {
@@ -382,7 +418,7 @@ const struct cmd_entry cmd_smoves_entry = {
 	.args = "wo",
 	.code = BLKCMD_SMOVES,
 	.exec = cmd_oldmoves,
-	.usage = "smoves <name> [n]",
+	.usage = "smoves <name> [n|opponent]",
 	.summary = "Moves of a past game",
 };
 const struct cmd_entry cmd_resume_entry = {

@@ -304,6 +304,8 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 		return;
 	}
 	snprintf(text, sizeof text, "%s", a->argc > 1 ? a->argv[1] : "");
+	if (!text[0] && cmd_resume_adjourned(s, session_name(to)))
+		return;
 	if (!parse_terms(s, text, &t, why, sizeof why)) {
 		session_printf(s, "%s\nUsage: match <name> [minutes inc] [rated|unrated] [white|black]\n",
 		    why);

@@ -80,6 +80,8 @@ void fics_time_text(const struct game *g, char *buf, size_t len)
 
 	if (fics_minutes(game_clock(g), &min, &inc))
 		snprintf(buf, len, "%lld %lld", min, inc);
+	else if (fics_delay_minutes(game_clock(g), &min))
+		snprintf(buf, len, "%lld 0", min);
 	else
 		clock_format(game_clock(g), buf, len);
 }

@@ -164,7 +164,9 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 	struct server *srv = session_server(sk->owner);
 	struct rating r = player_rating(srv, sk->owner, &sk->tc);
 	char tw[64], rt[8];
-	long long minutes = sk->tc.periods[0].base_ms / 60000, inc = sk->tc.bonus_ms / 1000;
+	long long minutes = sk->tc.periods[0].base_ms / 60000;
+	/* Clients add i= to their clocks each move: a delay is shown as none, as in style 12. */
+	long long inc = sk->tc.bonus == CLOCK_BONUS_FISCHER ? sk->tc.bonus_ms / 1000 : 0;
 	const char *type = clock_category_name(clock_category(&sk->tc));
 
 	time_words(&sk->tc, tw, sizeof tw);

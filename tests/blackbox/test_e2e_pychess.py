@@ -43,7 +43,9 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # The child: pychess's connection, driven from stdin.
 # --------------------------------------------------------------------------
 
-def driver(port, timeseal, transcript_path, user="guest", password=""):
+def driver(port, timeseal, transcript_path, user="guest", password="", extend=None):
+    """extend(conn, emit), if given, connects more of pychess's signals once
+    logged in and returns more commands: {op: function(cmd)}."""
     import asyncio
     import builtins
 
@@ -85,6 +87,7 @@ def driver(port, timeseal, transcript_path, user="guest", password=""):
 
     conn = FICSMainConnection("127.0.0.1", [port], timeseal, user, password)
     games = {}
+    extra_ops = {}
 
     async def follow_moves(game, kind):
         while True:
@@ -137,6 +140,8 @@ def driver(port, timeseal, transcript_path, user="guest", password=""):
                 conn.bm.resign()
             elif op == "raw":
                 conn.client.run_command(cmd["line"])
+            elif op in extra_ops:
+                extra_ops[op](cmd)
 
     def _game_type(name):
         from pychess.ic import GAME_TYPES
@@ -155,6 +160,7 @@ def driver(port, timeseal, transcript_path, user="guest", password=""):
         conn.bm.connect("obsGameCreated", on_obs_created)
         conn.bm.connect("curGameEnded", on_ended, "ended")
         conn.bm.connect("obsGameEnded", on_ended, "observed_ended")
+        extra_ops.update(extend(conn, emit) if extend else {})
         emit("connected", name=conn.getUsername(), timeseal=conn.client.telnet.timeseal)
         await commands()
         transcript.close()
@@ -178,12 +184,12 @@ LS = rb"(?:\A|\n\r|fics% )"
 class Pychess:
     """The pychess child process."""
 
-    def __init__(self, test, port, timeseal, account=("guest", "")):
+    def __init__(self, test, port, timeseal, account=("guest", ""), script=__file__):
         self.test = test
         self.transcript = os.path.join(test.workdir, "pychess-%s-%s.log" %
                                        (account[0], "timeseal" if timeseal else "plain"))
         self.proc = subprocess.Popen(
-            [SYSTEM_PYTHON, os.path.abspath(__file__), "--driver", str(port),
+            [SYSTEM_PYTHON, os.path.abspath(script), "--driver", str(port),
              "1" if timeseal else "0", self.transcript, account[0], account[1]],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=dict(os.environ, DISPLAY="", NO_AT_BRIDGE="1"))
