@@ -58,6 +58,7 @@ void config_defaults(struct config *c)
 		.registrations_per_address_hour = LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR,
 		.hasher_threads = LIMIT_HASHER_THREADS,
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
+		.hasher_queue = LIMIT_HASHER_QUEUE,
 	};
 }
 
@@ -111,6 +112,7 @@ static const struct int_key {
 	LIMIT_KEY(registrations_per_address_hour, 0, 1000000),
 	LIMIT_KEY(hasher_threads, 0, 64),
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
+	LIMIT_KEY(hasher_queue, 1, 100000),
 #undef LIMIT_KEY
 };
 

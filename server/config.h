@@ -36,6 +36,7 @@ struct limits {
 	int registrations_per_address_hour;
 	int hasher_threads;
 	int unwinnable_nodes;
+	int hasher_queue;
 };
 
 struct config {

@@ -44,6 +44,7 @@ struct hasher {
 	pthread_cond_t wake;
 	struct job_list logins, signups, finished;
 	int queued, signups_queued;
+	int queue_max;		/* logins queued at most */
 	bool stopping;
 	int notify[2];		/* worker -> loop: "something finished" */
 	struct event *ev;
@@ -157,7 +158,7 @@ static void free_jobs(struct job_list *list)
 	}
 }
 
-struct hasher *hasher_new(struct event_base *base, int threads)
+struct hasher *hasher_new(struct event_base *base, int threads, int queue_max)
 {
 	struct hasher *h = calloc(1, sizeof *h);
 
@@ -171,6 +172,7 @@ struct hasher *hasher_new(struct event_base *base, int threads)
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->wake, NULL);
 	h->signup_slots = threads > 1 ? threads - 1 : 1;
+	h->queue_max = queue_max < 1 ? 1 : queue_max;
 	if (!(h->threads = calloc((size_t)threads, sizeof *h->threads)) ||
 	    pipe2(h->notify, O_NONBLOCK | O_CLOEXEC) < 0) {
 		free(h->threads);
@@ -203,6 +205,12 @@ int hasher_threads(const struct hasher *h)
 	return h->thread_count;
 }
 
+bool hasher_full(const struct hasher *h)
+{
+	/* Workers never change the count: submit and deliver, both on the loop, do. */
+	return h->queued >= h->queue_max;
+}
+
 void hasher_free(struct hasher *h)
 {
 	if (!h)
@@ -231,7 +239,7 @@ struct hasher_job *hasher_submit(struct hasher *h, const char *password, const c
 	bool signup = stored == NULL;
 	pthread_mutex_lock(&h->lock);
 	bool full = signup ? h->signups_queued >= HASHER_SIGNUP_QUEUE_MAX :
-	    h->queued >= HASHER_QUEUE_MAX;
+	    h->queued >= h->queue_max;
 	pthread_mutex_unlock(&h->lock);
 	if (full || !(job = calloc(1, sizeof *job)))
 		return NULL;

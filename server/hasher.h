@@ -15,14 +15,16 @@ struct hasher_job;
  * (with the new hash when one was asked for); for a hash, 0 with it, or -1. */
 typedef void hasher_done_fn(void *arg, int result, const char *hash);
 
-/* Jobs waiting at most; past that, submissions fail and the user is told to
- * retry.  Logins (verifications) and registrations (new hashes) queue apart. */
-#define HASHER_QUEUE_MAX 64
+/* Registrations waiting at most; past that, submissions fail and the user is
+ * told to retry.  Logins (verifications) queue apart, queue_max of them. */
 #define HASHER_SIGNUP_QUEUE_MAX 16
 
 /* threads workers (at least one); registrations never occupy the last free one. */
-struct hasher *hasher_new(struct event_base *base, int threads);
+struct hasher *hasher_new(struct event_base *base, int threads, int queue_max);
 int hasher_threads(const struct hasher *h);
+/* The login queue is full: a verification submitted now would fail.  Only
+ * the loop submits and delivers, so on the loop this holds until it does. */
+bool hasher_full(const struct hasher *h);
 void hasher_free(struct hasher *h);
 /*
  * Verifies password against stored; with stored NULL, hashes password anew;

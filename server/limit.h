@@ -80,5 +80,8 @@
 /* Password hashing threads: 0 is one per core, at most LIMIT_HASHER_THREADS_AUTO. */
 #define LIMIT_HASHER_THREADS 0
 #define LIMIT_HASHER_THREADS_AUTO 4
+/* Password checks (logins) waiting or running at most; past it, a login is told
+ * the server is busy. */
+#define LIMIT_HASHER_QUEUE 64
 
 #endif

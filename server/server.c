@@ -853,7 +853,8 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot load tournaments");
 		goto fail;
 	}
-	if (!(srv->hasher = hasher_new(srv->base, hasher_thread_count(cfg))) ||
+	if (!(srv->hasher = hasher_new(srv->base, hasher_thread_count(cfg),
+	    cfg->limits.hasher_queue)) ||
 	    !(srv->signups = signups_new()) || !(srv->account_watch = account_watch_new(srv))) {
 		snprintf(err, errlen, "cannot start the password worker");
 		goto fail;

@@ -833,14 +833,31 @@ const char *session_job_note(const struct session *s)
 
 static void verify_done(struct session *s, int result, const char *hash);
 
+/* No check for this password now: the user may try again, and is read again. */
+static void login_busy(struct session *s, bool parked)
+{
+	OPENSSL_cleanse(s->login->held_password, sizeof s->login->held_password);
+	conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
+	login_prompt(s);
+	if (parked)
+		conn_hold_input(s->conn, false);
+}
+
 /*
  * Hands the password to the hasher once the name and address may have
  * another check (one at a time per name, none while a delay is owed);
  * until then the password waits here.  Input waits until the answer comes.
+ * A full queue is told before anything is counted: a check that never runs
+ * guesses nothing, and "try again in a moment" must not earn a delay.
  */
 static void login_verify(struct session *s, const char *password)
 {
 	bool parked = s->state == S_VERIFYING;
+
+	if (hasher_full(server_hasher(s->srv))) {
+		login_busy(s, parked);
+		return;
+	}
 	int owed = server_login_begin(s->srv, s->name, conn_address(s->conn),
 	    &s->login->trusted_check);
 
@@ -855,14 +872,11 @@ static void login_verify(struct session *s, const char *password)
 	s->login->checking = true;
 	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
 		login_check_end(s, false);
-		conn_puts(s->conn, "\n**** The server is busy; please try again in a moment. ****\n\n");
-		login_prompt(s);
-		if (parked)
-			conn_hold_input(s->conn, false);
-	} else {
-		s->state = S_VERIFYING;
-		conn_hold_input(s->conn, true);
+		login_busy(s, parked);
+		return;
 	}
+	s->state = S_VERIFYING;
+	conn_hold_input(s->conn, true);
 	OPENSSL_cleanse(s->login->held_password, sizeof s->login->held_password);
 }
 
