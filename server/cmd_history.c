@@ -159,7 +159,7 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 	struct collected c = { .count = 0 };
 	char type[48], date[64];
 
-	db_games_of(server_db(session_server(s)), name, "adjourned", HISTORY_GAMES, collect, &c);
+	db_games_of(server_db(session_server(s)), name, GAME_ADJOURNED, HISTORY_GAMES, collect, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
@@ -311,7 +311,7 @@ static void cmd_resume(struct session *s, const struct cmd_args *a)
 		session_printf(s, "You are already playing a game.\n");
 		return;
 	}
-	db_games_of(server_db(srv), session_name(s), "adjourned", 100, find_resumable, &r);
+	db_games_of(server_db(srv), session_name(s), GAME_ADJOURNED, 100, find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, a->argc ? "You have no adjourned game with %s.\n" :
 		    "You have no adjourned games.\n", a->argc ? a->argv[0] : "");

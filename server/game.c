@@ -79,8 +79,9 @@ struct games {
 };
 
 static void arm_timer(struct game *g);
-static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
-    const char *status);
+static void end_game(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status);
+static void finish_game(struct game *g, enum result r, const char *reason);
 static void adjourn_now(struct game *g, const char *reason);
 
 /* --- registry --- */
@@ -663,7 +664,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	clock_format(&g->tc, row.time_control, sizeof row.time_control);
 	if (p->fen)
 		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
-	snprintf(row.status, sizeof row.status, "active");
+	row.status = GAME_ACTIVE;
 	row_clocks(g, &row);
 	if (games_count(server_games(srv)) >= GAMES_MAX) {
 		snprintf(err, errlen, "There are too many games in progress.");
@@ -752,7 +753,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	struct db_game row;
 	struct game *g;
 
-	if (db_game_load(server_db(srv), id, &row) <= 0 || strcmp(row.status, "adjourned")) {
+	if (db_game_load(server_db(srv), id, &row) <= 0 || row.status != GAME_ADJOURNED) {
 		snprintf(err, errlen, "There is no such adjourned game.");
 		return NULL;
 	}
@@ -810,8 +811,9 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 		game_free(g);
 		return NULL;
 	}
-	snprintf(row.status, sizeof row.status, "active");
-	row.reason[0] = row.termination[0] = '\0';
+	row.status = GAME_ACTIVE;
+	row.reason[0] = '\0';
+	row.termination = TERMINATION_NONE;
 	snprintf(row.result, sizeof row.result, "*");
 	row_clocks(g, &row);
 	db_game_update(server_db(srv), &row);
@@ -840,7 +842,7 @@ static void adjourn_orphan(void *arg, const struct db_game *row)
 	struct orphans *o = arg;
 	struct db_game g = *row;
 
-	snprintf(g.status, sizeof g.status, "adjourned");
+	g.status = GAME_ADJOURNED;
 	snprintf(g.reason, sizeof g.reason, "Game adjourned when the server stopped");
 	db_game_update(server_db(o->srv), &g);
 	o->count++;
@@ -850,7 +852,7 @@ int games_adjourn_orphans(struct server *srv)
 {
 	struct orphans o = { srv, 0 };
 
-	if (db_games_with_status(server_db(srv), "active", adjourn_orphan, &o) < 0 ||
+	if (db_games_with_status(server_db(srv), GAME_ACTIVE, adjourn_orphan, &o) < 0 ||
 	    db_commit(server_db(srv)) < 0)
 		return -1;
 	if (o.count)
@@ -921,7 +923,7 @@ static void flag_fell(struct game *g)
 	else
 		snprintf(reason, sizeof reason, "%s forfeits on time", g->names[loser]);
 	g->clocks[loser].remaining_ms = 0;
-	end_game(g, r, reason, "time forfeit", "finished");
+	end_game(g, r, reason, TERMINATION_TIME_FORFEIT, GAME_FINISHED);
 }
 
 static bool flagged_now(const struct game *g)
@@ -1002,8 +1004,8 @@ static void tell_result(struct session *s, void *arg)
  * applied, players and observers released.  The game is freed at the end
  * of the pass, so callers may still read it.
  */
-static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
-    const char *status)
+static void end_game(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status)
 {
 	char line[FICS_LINE_MAX];
 	struct db_game row;
@@ -1013,7 +1015,7 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	g->paused_elapsed_ms = elapsed_ms(g);
 	g->over = true;
 	event_del(g->timer);
-	const char *result = !strcmp(status, "finished") ? result_text(r) : "*";
+	const char *result = status == GAME_FINISHED ? result_text(r) : "*";
 	fics_end_line(g, reason, result, line, sizeof line);
 
 	/*
@@ -1021,13 +1023,13 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	 * by the thousand would fill the disk and tell nobody anything.  The
 	 * row was written in this pass or an earlier one; either way it goes.
 	 */
-	if (!strcmp(status, "aborted") && position_ply_count(g->pos) < 2) {
+	if (status == GAME_ABORTED && position_ply_count(g->pos) < 2) {
 		db_game_delete(server_db(g->srv), g->id);
 	} else if (db_game_load(server_db(g->srv), g->id, &row) > 0) {
-		snprintf(row.status, sizeof row.status, "%s", status);
+		row.status = status;
 		snprintf(row.result, sizeof row.result, "%s", result);
 		snprintf(row.reason, sizeof row.reason, "%s", reason);
-		snprintf(row.termination, sizeof row.termination, "%s", termination);
+		row.termination = termination;
 		row.ended = (int64_t)time(NULL);
 		row_clocks(g, &row);
 		db_game_update(server_db(g->srv), &row);
@@ -1035,10 +1037,10 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	/* Each player gets the end line and what it did to their rating together. */
 	char rating_lines[COLOR_NB][128] = { "", "" };
 	/* A deleted account (id 0 now) rates nobody: there is no rating to change. */
-	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && !strcmp(status, "finished") &&
+	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && status == GAME_FINISHED &&
 	    r != RESULT_NONE)
 		apply_ratings(g, r, rating_lines);
-	else if (!strcmp(status, "finished"))
+	else if (status == GAME_FINISHED)
 		for (int c = WHITE; c <= BLACK; c++)
 			snprintf(rating_lines[c], sizeof rating_lines[c], "No ratings adjustment done.");
 	for (int c = WHITE; c <= BLACK; c++)
@@ -1056,15 +1058,22 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	for (int i = 0; i < g->observer_count; i++)
 		session_unobserved(g->observers[i], g);
 	g->observer_count = 0;
-	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
+	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id,
+	    db_game_status_name(status), reason, result);
 	retire(g);
 	/* Tournament games: the tournament records the result. */
-	if (g->tourney_id && !strcmp(status, "aborted"))
+	if (g->tourney_id && status == GAME_ABORTED)
 		tournament_game_aborted(g->srv, g->tourney_id, g->tourney_round, g->tourney_board,
 		    g->aborted_by);
 	else if (g->tourney_id)
 		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
-		    status);
+		    db_game_status_name(status));
+}
+
+/* The usual ending: a result on the board or by the players' agreement. */
+static void finish_game(struct game *g, enum result r, const char *reason)
+{
+	end_game(g, r, reason, TERMINATION_NORMAL, GAME_FINISHED);
 }
 
 /* The FICS end text for an ending decided on the board. */
@@ -1077,22 +1086,22 @@ static void board_ending(struct game *g)
 	switch (t) {
 	case TERM_CHECKMATE:
 		snprintf(reason, sizeof reason, "%s checkmated", g->names[side]);
-		end_game(g, position_result(g->pos), reason, "normal", "finished");
+		finish_game(g, position_result(g->pos), reason);
 		return;
 	case TERM_STALEMATE:
-		end_game(g, RESULT_DRAW, "Game drawn by stalemate", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by stalemate");
 		return;
 	case TERM_DEAD_POSITION:
-		end_game(g, RESULT_DRAW, board_cannot_mate(position_board(g->pos), WHITE) &&
+		finish_game(g, RESULT_DRAW, board_cannot_mate(position_board(g->pos), WHITE) &&
 		    board_cannot_mate(position_board(g->pos), BLACK) ?
 		    "Neither player has mating material" :
-		    "Game drawn because neither player can checkmate", "normal", "finished");
+		    "Game drawn because neither player can checkmate");
 		return;
 	case TERM_FIVEFOLD:
-		end_game(g, RESULT_DRAW, "Game drawn by fivefold repetition", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by fivefold repetition");
 		return;
 	case TERM_SEVENTY_FIVE_MOVES:
-		end_game(g, RESULT_DRAW, "Game drawn by the 75 move rule", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by the 75 move rule");
 		return;
 	case TERM_NONE:
 		return;
@@ -1228,7 +1237,7 @@ void game_resign(struct game *g, struct session *s)
 		return;
 	enum color c = (enum color)ci;
 	snprintf(reason, sizeof reason, "%s resigns", g->names[c]);
-	end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "normal", "finished");
+	finish_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason);
 }
 
 static const char *offer_name(enum game_offer kind)
@@ -1298,21 +1307,21 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 		int ply = position_ply_count(g->pos);
 		move_format_uci(m, uci);
 		if (game_move(g, s, uci) && !g->over && position_ply_count(g->pos) == ply + 1)
-			end_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ? "Game drawn by repetition" :
-			    "Game drawn by the 50 move rule", "normal", "finished");
+			finish_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ?
+			    "Game drawn by repetition" : "Game drawn by the 50 move rule");
 		return;
 	}
 	unsigned claims = c == to_move(g) ? position_claimable(g->pos) : 0;
 	if (claims & CLAIM_THREEFOLD) {
-		end_game(g, RESULT_DRAW, "Game drawn by repetition", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by repetition");
 		return;
 	}
 	if (claims & CLAIM_FIFTY_MOVES) {
-		end_game(g, RESULT_DRAW, "Game drawn by the 50 move rule", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by the 50 move rule");
 		return;
 	}
 	if (g->offers[color_other(c)] & OFFER_DRAW) {
-		end_game(g, RESULT_DRAW, "Game drawn by mutual agreement", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by mutual agreement");
 		return;
 	}
 	snprintf(text, sizeof text, "%s offers you a draw.", g->names[c]);
@@ -1336,7 +1345,8 @@ void game_abort(struct game *g, struct session *s)
 		g->aborted_by = g->offers[color_other(c)] & OFFER_ABORT ? -1 : first_move ? (int)c :
 		    (int)color_other(c);
 		end_game(g, RESULT_NONE, first_move && !(g->offers[color_other(c)] & OFFER_ABORT) ?
-		    "Game aborted on move 1" : "Game aborted by mutual agreement", "abandoned", "aborted");
+		    "Game aborted on move 1" : "Game aborted by mutual agreement",
+		    TERMINATION_ABANDONED, GAME_ABORTED);
 		return;
 	}
 	snprintf(text, sizeof text, "%s would like to abort the game; type \"abort\" to accept.",
@@ -1347,7 +1357,7 @@ void game_abort(struct game *g, struct session *s)
 /* Saves the game for `resume` later. */
 static void adjourn_now(struct game *g, const char *reason)
 {
-	end_game(g, RESULT_NONE, reason, "unterminated", "adjourned");
+	end_game(g, RESULT_NONE, reason, TERMINATION_UNTERMINATED, GAME_ADJOURNED);
 }
 
 void game_adjourn(struct game *g, struct session *s)
@@ -1494,8 +1504,8 @@ void game_flag(struct game *g, struct session *s)
 		char reason[96];
 		enum color away = color_other(c);
 		snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
-		end_game(g, away == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
-		    "finished");
+		end_game(g, away == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason,
+		    TERMINATION_ABANDONED, GAME_FINISHED);
 		return;
 	}
 	if (flagged_now(g) && to_move(g) != c) {
@@ -1536,12 +1546,13 @@ void game_player_left(struct game *g, struct session *s)
 			adjourn_now(g, "Game adjourned when both players disconnected");
 		else
 			end_game(g, RESULT_NONE, "Game aborted when both players disconnected",
-			    "abandoned", "aborted");
+			    TERMINATION_ABANDONED, GAME_ABORTED);
 		return;
 	}
 	if (position_ply_count(g->pos) < 2) {
 		g->aborted_by = c;
-		end_game(g, RESULT_NONE, "Game aborted on move 1", "abandoned", "aborted");
+		end_game(g, RESULT_NONE, "Game aborted on move 1", TERMINATION_ABANDONED,
+		    GAME_ABORTED);
 		return;
 	}
 	/* Clocks stop while a player is away (both kinds of game), for the grace period. */
@@ -1592,11 +1603,11 @@ void game_account_deleted(struct game *g, int64_t user_id)
 		if (position_ply_count(g->pos) < 2) {
 			snprintf(reason, sizeof reason, "Game aborted: %s's account was deleted",
 			    g->names[c]);
-			end_game(g, RESULT_NONE, reason, "abandoned", "aborted");
+			end_game(g, RESULT_NONE, reason, TERMINATION_ABANDONED, GAME_ABORTED);
 		} else {
 			snprintf(reason, sizeof reason, "%s forfeits: the account was deleted", g->names[c]);
-			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
-			    "finished");
+			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason,
+			    TERMINATION_ABANDONED, GAME_FINISHED);
 		}
 	}
 }

@@ -937,7 +937,7 @@ static void load_boards(struct tournament *t)
 		bd->state = BOARD_WAITING;
 		bd->deadline_ms = deadline;
 		bd->adjourned = bd->game_id && db_game_load(db_of(t), bd->game_id, &row) > 0 &&
-		    !strcmp(row.status, "adjourned");
+		    row.status == GAME_ADJOURNED;
 		if (!bd->adjourned)
 			bd->game_id = 0;
 	}
