@@ -56,6 +56,7 @@ void config_defaults(struct config *c)
 		.registrations_per_conn = LIMIT_REGISTRATIONS_PER_CONN,
 		.registrations_per_address_hour = LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR,
 		.hasher_threads = LIMIT_HASHER_THREADS,
+		.seeks_per_user = LIMIT_SEEKS_PER_USER,
 	};
 }
 
@@ -107,6 +108,7 @@ static const struct int_key {
 	LIMIT_KEY(registrations_per_conn, 0, 1000),
 	LIMIT_KEY(registrations_per_address_hour, 0, 1000000),
 	LIMIT_KEY(hasher_threads, 0, 64),
+	LIMIT_KEY(seeks_per_user, 1, 1000),
 #undef LIMIT_KEY
 };
 

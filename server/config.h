@@ -34,6 +34,7 @@ struct limits {
 	int registrations_per_conn;
 	int registrations_per_address_hour;
 	int hasher_threads;
+	int seeks_per_user;
 };
 
 struct config {

@@ -70,7 +70,7 @@ struct game {
 
 struct games {
 	struct server *srv;
-	struct game *by_number[GAMES_MAX + 1];
+	struct game *by_number[LIMIT_GAMES + 1];
 	int count;
 	int lowest_free;		/* a hint: no free number below it */
 	struct game **dead;		/* ended this pass; freed by games_reap */
@@ -118,7 +118,7 @@ void games_free(struct games *gs)
 	if (!gs)
 		return;
 	games_reap(gs);
-	for (int n = 1; n <= GAMES_MAX; n++)
+	for (int n = 1; n <= LIMIT_GAMES; n++)
 		game_free(gs->by_number[n]);
 	free(gs->dead);
 	quotas_free(gs->starts);
@@ -134,7 +134,7 @@ void games_reap(struct games *gs)
 
 struct game *games_find(struct games *gs, int number)
 {
-	return number >= 1 && number <= GAMES_MAX ? gs->by_number[number] : NULL;
+	return number >= 1 && number <= LIMIT_GAMES ? gs->by_number[number] : NULL;
 }
 
 int games_count(const struct games *gs)
@@ -144,7 +144,7 @@ int games_count(const struct games *gs)
 
 void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg)
 {
-	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
 		if (g) {
 			seen++;
@@ -172,7 +172,7 @@ static int seat_of(const struct game *g, struct session *s)
 
 struct game *games_find_absent(struct games *gs, struct session *s)
 {
-	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
 		if (!g)
 			continue;
@@ -185,7 +185,7 @@ struct game *games_find_absent(struct games *gs, struct session *s)
 
 bool games_name_held(struct games *gs, const char *name)
 {
-	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
 		if (!g)
 			continue;
@@ -199,7 +199,7 @@ bool games_name_held(struct games *gs, const char *name)
 
 static int take_number(struct games *gs, struct game *g)
 {
-	for (int n = gs->lowest_free; n <= GAMES_MAX; n++) {
+	for (int n = gs->lowest_free; n <= LIMIT_GAMES; n++) {
 		if (!gs->by_number[n]) {
 			gs->by_number[n] = g;
 			gs->lowest_free = n + 1;
@@ -399,7 +399,7 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 	}
 	if (rc < 0) {
 		snprintf(err, errlen, "You are observing as many games as you may (%d).",
-		    GAME_OBSERVE_PER_USER);
+		    LIMIT_OBSERVE_PER_USER);
 		return -1;
 	}
 	fics_game_header(g, header, sizeof header);
@@ -666,7 +666,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
 	row.status = GAME_ACTIVE;
 	row_clocks(g, &row);
-	if (games_count(server_games(srv)) >= GAMES_MAX) {
+	if (games_count(server_games(srv)) >= LIMIT_GAMES) {
 		snprintf(err, errlen, "There are too many games in progress.");
 		game_free(g);
 		return NULL;
@@ -863,7 +863,7 @@ int games_adjourn_orphans(struct server *srv)
 void games_adjourn_all(struct games *gs, const char *reason)
 {
 	/* Ending a game takes it off by_number, so walk every number. */
-	for (int n = 1; n <= GAMES_MAX && gs->count; n++)
+	for (int n = 1; n <= LIMIT_GAMES && gs->count; n++)
 		if (gs->by_number[n])
 			adjourn_now(gs->by_number[n], reason);
 }
@@ -1619,7 +1619,7 @@ int game_observe(struct game *g, struct session *s)
 	for (int i = 0; i < g->observer_count; i++)
 		if (g->observers[i] == s)
 			return 1;
-	if (g->observer_count >= GAME_OBSERVERS_MAX)
+	if (g->observer_count >= LIMIT_GAME_OBSERVERS)
 		return -1;
 	if (g->observer_count == g->observer_cap) {
 		int cap = g->observer_cap ? g->observer_cap * 2 : 8;

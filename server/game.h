@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "limit.h"
 #include "position.h"
 
 struct server;
@@ -18,11 +19,6 @@ struct session;
 struct game;
 struct games;
 
-/* Live game numbers run 1..GAMES_MAX, reused, as on FICS. */
-#define GAMES_MAX 20000
-/* Observers of one game, and games one user may observe. */
-#define GAME_OBSERVERS_MAX 100000
-#define GAME_OBSERVE_PER_USER 30
 
 struct game_params {
 	struct clock_control tc;

@@ -37,12 +37,6 @@
 #include "tls.h"
 #include "tournament.h"
 
-/* How long a shutdown waits for clients to take their last output. */
-#define SERVER_SHUTDOWN_MS 5000
-/* Failed logins are forgotten after this long without another. */
-#define SERVER_FAILURE_WINDOW_MS (15 * 60 * 1000)
-/* Most names and addresses tracked for failed logins (oldest dropped). */
-#define SERVER_FAILURE_ENTRIES_MAX 100000
 /* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
  * per block; connections per IPv4 address (NAT puts many people behind one
  * address, and a /24 holds many such) and per IPv6 /64. */
@@ -198,7 +192,7 @@ static void tally_drop(struct server *srv, void **tree, struct tally *t)
 /* Forgets old failures; drops the record when nothing is left in it. */
 static void tally_settle(struct server *srv, void **tree, struct tally *t)
 {
-	if (t->failures && server_now_ms(srv) - t->last_failure_ms > SERVER_FAILURE_WINDOW_MS)
+	if (t->failures && server_now_ms(srv) - t->last_failure_ms > LIMIT_LOGIN_FAILURE_WINDOW_MS)
 		t->failures = 0;
 	if (!t->conns && !t->failures && !t->checking)
 		tally_drop(srv, tree, t);
@@ -227,7 +221,7 @@ static int delay_for(const struct server *srv, const struct tally *t, int64_t no
 	const struct limits *lim = &srv->cfg->limits;
 
 	if (!t || t->failures < lim->login_free_failures || now - t->last_failure_ms >
-	    SERVER_FAILURE_WINDOW_MS)
+	    LIMIT_LOGIN_FAILURE_WINDOW_MS)
 		return 0;
 	int64_t delay = lim->login_delay_base_ms;
 	for (int i = lim->login_free_failures; i < t->failures && delay < lim->login_delay_max_ms; i++)
@@ -266,7 +260,7 @@ int server_login_begin(struct server *srv, const char *name, const char *addr)
 	if (owed > 0)
 		return owed;
 	/* Past the cap, stop tracking new names rather than grow without bound. */
-	bool room = srv->tally_count < SERVER_FAILURE_ENTRIES_MAX;
+	bool room = srv->tally_count < LIMIT_LOGIN_FAILURE_ENTRIES;
 	if (!n)
 		n = tally_get(srv, &srv->names, name, room);
 	charge(failures_of(srv, addr, true), now);
@@ -715,7 +709,7 @@ static void begin_shutdown(struct server *srv, const char *why)
 		}
 	}
 	free(all);
-	struct timeval tv = { SERVER_SHUTDOWN_MS / 1000, (SERVER_SHUTDOWN_MS % 1000) * 1000 };
+	struct timeval tv = { LIMIT_SHUTDOWN_DRAIN_MS / 1000, (LIMIT_SHUTDOWN_DRAIN_MS % 1000) * 1000 };
 	evtimer_add(srv->shutdown_timer, &tv);
 	if (!srv->conns.count)
 		srv->done = true;
