@@ -156,9 +156,12 @@ struct game *cmd_find_game(struct session *s, const char *which)
 static void cmd_moves(struct session *s, const struct cmd_args *a)
 {
 	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
+	struct fics_game_view v;
 
-	if (g)
-		fics_movelist(s, g);
+	if (!g)
+		return;
+	game_view(g, &v);
+	fics_movelist(s, &v);
 }
 
 static void cmd_refresh(struct session *s, const struct cmd_args *a)

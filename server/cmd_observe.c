@@ -108,10 +108,12 @@ static void games_line(struct game *g, void *arg)
 {
 	struct listing *l = arg;
 	char line[FICS_LINE_MAX];
+	struct fics_game_view v;
 
 	if (!game_matches(g, l->filter))
 		return;
-	fics_games_line(g, line, sizeof line);
+	game_view(g, &v);
+	fics_games_line(&v, line, sizeof line);
 	session_printf(l->s, "%s\n", line);
 	l->shown++;
 }

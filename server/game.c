@@ -22,13 +22,6 @@
 #include "tournament.h"
 
 /* What the game keeps per ply beyond the move itself. */
-struct game_ply {
-	char san[MOVE_TEXT_MAX];
-	char uci[MOVE_TEXT_MAX];
-	int64_t time_ms;	/* thinking time charged */
-	int64_t clock_ms;	/* mover's clock after the move */
-};
-
 struct game {
 	struct server *srv;
 	int number;
@@ -241,10 +234,7 @@ struct session *game_player(const struct game *g, enum color c) { return g->play
 const struct position *game_position(const struct game *g) { return g->pos; }
 const struct clock_control *game_clock(const struct game *g) { return &g->tc; }
 bool game_rated(const struct game *g) { return g->rated; }
-const char *game_rating_text(const struct game *g, enum color c) { return g->rating_text[c]; }
 int64_t game_started(const struct game *g) { return g->started_unix; }
-const char *game_last_verbose(const struct game *g) { return g->last_verbose; }
-int game_last_dpp(const struct game *g) { return g->last_dpp; }
 int game_observer_count(const struct game *g) { return g->observer_count; }
 bool game_over(const struct game *g) { return g->over; }
 int64_t game_tourney_id(const struct game *g) { return g->tourney_id; }
@@ -256,21 +246,6 @@ int game_color_of(const struct game *g, const struct session *s)
 	if (s && g->players[BLACK] == s)
 		return BLACK;
 	return -1;
-}
-
-int64_t game_move_time_ms(const struct game *g, int ply)
-{
-	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].time_ms : 0;
-}
-
-int64_t game_move_clock_ms(const struct game *g, int ply)
-{
-	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
-}
-
-const char *game_move_san(const struct game *g, int ply)
-{
-	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].san : "";
 }
 
 static enum color to_move(const struct game *g)
@@ -293,6 +268,27 @@ int64_t game_clock_ms(const struct game *g, enum color c)
 	if (c == to_move(g) && !g->over)
 		return clock_side_left_ms(&g->tc, &g->clocks[c], elapsed_ms(g));
 	return g->clocks[c].remaining_ms;
+}
+
+int64_t game_move_clock_ms(const struct game *g, int ply)
+{
+	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
+}
+
+void game_view(const struct game *g, struct fics_game_view *v)
+{
+	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
+	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
+	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct session *p = g->players[c];
+		v->names[c] = g->names[c];
+		v->ratings[c] = g->rating_text[c];
+		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
+		v->seated[c] = p != NULL;
+		v->guest[c] = p && !session_registered(p);
+		v->timeseal[c] = p && conn_timeseal(session_conn(p));
+	}
 }
 
 /* "remaining:moves:period:period_moves", as the database keeps a clock. */
@@ -352,13 +348,15 @@ static void commit_earlier(struct db *db)
 static void send_board(struct game *g, struct session *viewer, enum fics_relation rel)
 {
 	char board[FICS_BOARD_MAX];
+	struct fics_game_view v;
 
+	game_view(g, &v);
 	if (session_var(viewer, VAR_STYLE) != 12) {
 		/* People on telnet: black at the bottom for Black, or when flipped. */
 		bool flip = (game_color_of(g, viewer) == BLACK) != !!session_var(viewer, VAR_FLIP);
-		fics_style1(g, flip, board, sizeof board);
+		fics_style1(&v, flip, board, sizeof board);
 	} else {
-		fics_style12(g, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
+		fics_style12(&v, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
 		    board, sizeof board);
 	}
 	session_notify(viewer, "%s", board);
@@ -402,15 +400,17 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 		    LIMIT_OBSERVE_PER_USER);
 		return -1;
 	}
-	fics_game_header(g, header, sizeof header);
+	struct fics_game_view v;
+	game_view(g, &v);
+	fics_game_header(&v, header, sizeof header);
 	if (session_var(s, IVAR_GAMEINFO)) {
-		fics_gameinfo(g, info, sizeof info - 1);
+		fics_gameinfo(&v, info, sizeof info - 1);
 		strcat(info, "\n");
 	}
 	if (session_var(s, VAR_STYLE) != 12)
-		fics_style1(g, !!session_var(s, VAR_FLIP), board, sizeof board);
+		fics_style1(&v, !!session_var(s, VAR_FLIP), board, sizeof board);
 	else
-		fics_style12(g, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
+		fics_style12(&v, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
 		    board, sizeof board);
 	session_notify(s, "%sYou are now observing game %d.\n%s\n\n%s", info, g->number, header,
 	    board);
@@ -435,6 +435,8 @@ static void broadcast_board(struct game *g)
 
 	/* Sent as a turn begins: everyone sees the clocks as it began. */
 	g->shown_at_ms = g->turn_started_ms;
+	struct fics_game_view v;
+	game_view(g, &v);
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])
 			send_board(g, g->players[c], relation_of(g, (enum color)c));
@@ -446,7 +448,7 @@ static void broadcast_board(struct game *g)
 			continue;
 		}
 		if (!made[ms][flip]) {
-			fics_style12(g, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
+			fics_style12(&v, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
 			made[ms][flip] = true;
 		}
 		session_notify(o, "%s", lines[ms][flip]);
@@ -506,17 +508,19 @@ static void fill_player(struct game *g, enum color c, struct session *s)
 static void announce_start(struct game *g, bool continuing)
 {
 	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_BOARD_MAX];
+	struct fics_game_view v;
 
-	fics_creating(g, creating, sizeof creating);
-	fics_game_intro(g, continuing, intro, sizeof intro);
+	game_view(g, &v);
+	fics_creating(&v, creating, sizeof creating);
+	fics_game_intro(&v, continuing, intro, sizeof intro);
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *s = g->players[c];
 		if (!s)
 			continue;
 		if (session_var(s, VAR_STYLE) != 12)
-			fics_style1(g, (c == BLACK) != !!session_var(s, VAR_FLIP), board, sizeof board);
+			fics_style1(&v, (c == BLACK) != !!session_var(s, VAR_FLIP), board, sizeof board);
 		else
-			fics_style12(g, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
+			fics_style12(&v, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
 			    session_var(s, VAR_FLIP), board, sizeof board);
 		char key[FICS_LINE_MAX] = "";
 		if (!g->user_ids[c] && g->keys[c][0])
@@ -524,7 +528,7 @@ static void announce_start(struct game *g, bool continuing)
 			    "as %s and give it as the password.\n", g->keys[c], g->names[c]);
 		if (session_var(s, IVAR_GAMEINFO)) {
 			char info[FICS_LINE_MAX];
-			fics_gameinfo(g, info, sizeof info);
+			fics_gameinfo(&v, info, sizeof info);
 			session_notify(s, "%s\n%s%s\n%s\n\n%s", info, key, creating, intro, board);
 		} else {
 			session_notify(s, "%s%s\n%s\n\n%s", key, creating, intro, board);
@@ -563,8 +567,10 @@ static void tell_start(struct session *s, void *arg)
 static void announce_watchers(struct game *g, bool continuing)
 {
 	struct start_news n = { .g = g };
+	struct fics_game_view v;
 
-	fics_game_intro(g, continuing, n.intro, sizeof n.intro);
+	game_view(g, &v);
+	fics_game_intro(&v, continuing, n.intro, sizeof n.intro);
 	server_each_session(g->srv, tell_start, &n);
 }
 
@@ -1016,7 +1022,9 @@ static void end_game(struct game *g, enum result r, const char *reason,
 	g->over = true;
 	event_del(g->timer);
 	const char *result = status == GAME_FINISHED ? result_text(r) : "*";
-	fics_end_line(g, reason, result, line, sizeof line);
+	struct fics_game_view v;
+	game_view(g, &v);
+	fics_end_line(&v, reason, result, line, sizeof line);
 
 	/*
 	 * A game aborted before both sides moved leaves no row: throwaway games
