@@ -190,7 +190,10 @@ static void print_move(void *arg, const struct db_move *m)
 	struct movelist *l = arg;
 	bool white_ply = (l->plies + l->first_black) % 2 == 0;
 
-	fics_movelist_move(l->s, l->number, white_ply, l->plies == 0, m->san, m->time_ms);
+	char text[FICS_LINE_MAX];
+
+	fics_movelist_move(l->number, white_ply, l->plies == 0, m->san, m->time_ms, text, sizeof text);
+	session_printf(l->s, "%s", text);
 	if (!white_ply)
 		l->number++;
 	l->plies++;
@@ -270,7 +273,9 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 			position_free(pos);
 		}
 	}
-	fics_movelist_header(s, names, ratings, copy.started, copy.rated, &tc);
+	char header[FICS_BOARD_MAX];
+	fics_movelist_header(names, ratings, copy.started, copy.rated, &tc, header, sizeof header);
+	session_printf(s, "%s", header);
 	db_game_moves(server_db(session_server(s)), copy.id, print_move, &l);
 	if ((l.plies + l.first_black) % 2 == 1)
 		session_printf(s, "\n");

@@ -250,9 +250,8 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 	    b->fullmove_number);
 }
 
-void fics_movelist_header(struct session *s, const char *const names[2],
-    const char *const ratings[2], int64_t started_unix, bool rated,
-    const struct clock_control *tc)
+void fics_movelist_header(const char *const names[2], const char *const ratings[2],
+    int64_t started_unix, bool rated, const struct clock_control *tc, char *buf, size_t len)
 {
 	char control[FICS_LINE_MAX], when[64];
 	long long min = 0, inc = 0;
@@ -261,33 +260,34 @@ void fics_movelist_header(struct session *s, const char *const names[2],
 
 	gmtime_r(&started, &tm);
 	strftime(when, sizeof when, "%a %b %e, %H:%M UTC %Y", &tm);
-	session_printf(s, "%s (%s) vs. %s (%s) --- %s\n", names[WHITE], ratings[WHITE], names[BLACK],
-	    ratings[BLACK], when);
+	size_t n = (size_t)snprintf(buf, len, "%s (%s) vs. %s (%s) --- %s\n", names[WHITE],
+	    ratings[WHITE], names[BLACK], ratings[BLACK], when);
 	const char *type = clock_category_name(clock_category(tc));
 	if (fics_minutes(tc, &min, &inc) || fics_delay_minutes(tc, &min)) {
-		session_printf(s, "%s %s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+		    "%s %s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
 		    rated ? "Rated" : "Unrated", type, min, inc);
 	} else {
 		clock_format(tc, control, sizeof control);
-		session_printf(s, "%s %s match, time control: %s.\n\n", rated ? "Rated" : "Unrated", type,
-		    control);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s %s match, time control: %s.\n\n",
+		    rated ? "Rated" : "Unrated", type, control);
 	}
-	session_printf(s, "Move  %-23s %s\n", names[WHITE], names[BLACK]);
-	session_printf(s, "----  ---------------------   ---------------------\n");
+	snprintf(buf + n, n < len ? len - n : 0, "Move  %-23s %s\n"
+	    "----  ---------------------   ---------------------\n", names[WHITE], names[BLACK]);
 }
 
-void fics_movelist_move(struct session *s, int number, bool white_ply, bool first, const char *san,
-    long long time_ms)
+void fics_movelist_move(int number, bool white_ply, bool first, const char *san,
+    long long time_ms, char *buf, size_t len)
 {
 	char taken[32];
 
 	fics_time_taken(time_ms, true, taken, sizeof taken);
 	if (white_ply)
-		session_printf(s, "%3d.  %-7s %-14s", number, san, taken);
+		snprintf(buf, len, "%3d.  %-7s %-14s", number, san, taken);
 	else if (first)
-		session_printf(s, "%3d.  %-7s %-14s  %-7s %s\n", number, "...", "", san, taken);
+		snprintf(buf, len, "%3d.  %-7s %-14s  %-7s %s\n", number, "...", "", san, taken);
 	else
-		session_printf(s, "  %-7s %s\n", san, taken);
+		snprintf(buf, len, "  %-7s %s\n", san, taken);
 }
 
 void fics_movelist(struct session *s, const struct fics_game_view *g)
@@ -296,9 +296,11 @@ void fics_movelist(struct session *s, const struct fics_game_view *g)
 	int plies = position_ply_count(pos);
 	const char *names[2] = { g->names[WHITE], g->names[BLACK] };
 	const char *ratings[2] = { g->ratings[WHITE], g->ratings[BLACK] };
+	char text[FICS_BOARD_MAX];
 
 	session_printf(s, "Movelist for game %d:\n\n", g->number);
-	fics_movelist_header(s, names, ratings, g->started_unix, g->rated, g->tc);
+	fics_movelist_header(names, ratings, g->started_unix, g->rated, g->tc, text, sizeof text);
+	session_printf(s, "%s", text);
 	const struct board *start = NULL;
 	struct position *copy = position_copy(pos);
 	if (copy) {
@@ -309,8 +311,9 @@ void fics_movelist(struct session *s, const struct fics_game_view *g)
 	int number = start ? start->fullmove_number : 1;
 	for (int ply = 0; ply < plies; ply++) {
 		bool white_ply = (ply + first_black) % 2 == 0;
-		fics_movelist_move(s, number, white_ply, ply == 0, g->plies[ply].san,
-		    (long long)g->plies[ply].time_ms);
+		fics_movelist_move(number, white_ply, ply == 0, g->plies[ply].san,
+		    (long long)g->plies[ply].time_ms, text, sizeof text);
+		session_printf(s, "%s", text);
 		if (!white_ply)
 			number++;
 	}

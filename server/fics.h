@@ -79,12 +79,12 @@ void fics_game_header(const struct fics_game_view *g, char *buf, size_t len);
 /* The lines above a movelist (moves, smoves, oldmoves): players and date,
  * then "Rated blitz match, initial time: 5 minutes, increment: 0 seconds.",
  * a blank line and the column heads. */
-void fics_movelist_header(struct session *s, const char *const names[2],
-    const char *const ratings[2], int64_t started_unix, bool rated,
-    const struct clock_control *tc);
-/* One movelist line's worth: a move and its thinking time, in columns. */
-void fics_movelist_move(struct session *s, int number, bool white_ply, bool first, const char *san,
-    long long time_ms);
+void fics_movelist_header(const char *const names[2], const char *const ratings[2],
+    int64_t started_unix, bool rated, const struct clock_control *tc, char *buf, size_t len);
+/* One movelist line's worth: a move and its thinking time, in columns (a
+ * white move leaves the line open for black's). */
+void fics_movelist_move(int number, bool white_ply, bool first, const char *san,
+    long long time_ms, char *buf, size_t len);
 /* The whole `moves` listing, written to the session. */
 void fics_movelist(struct session *s, const struct fics_game_view *g);
 /* "(m:ss)" or "(m:ss.mmm)" for a thinking time. */
