@@ -23,10 +23,7 @@ static void watch(struct session *s, struct game *g)
 
 static void cmd_observe(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = cmd_find_game(s, a->argv[0]);
-
-	if (g)
-		watch(s, g);
+	watch(s, a->game);
 }
 
 static void cmd_unobserve(struct session *s, const struct cmd_args *a)
@@ -193,6 +190,7 @@ static void cmd_whisper(struct session *s, const struct cmd_args *a)
 const struct cmd_entry cmd_observe_entry = {
 	.name = "observe",
 	.args = "w",
+	.flags = CMD_GAME_ARG,
 	.code = BLKCMD_OBSERVE,
 	.exec = cmd_observe,
 	.usage = "observe <game|name>",

@@ -1136,6 +1136,19 @@ static int store_move(struct game *g, const struct db_move *row)
 	return 0;
 }
 
+/*
+ * The colour s plays in g.  The command table hands a player's verbs only
+ * the caller's own live game (CMD_PLAYING), so anything else is a bug.
+ */
+static enum color mover_color(const struct game *g, const struct session *s)
+{
+	int c = game_color_of(g, s);
+
+	if (c < 0 || g->over)
+		fatal("game %d: %s acted in a game it does not play", g->number, session_name(s));
+	return (enum color)c;
+}
+
 /* The colour s plays in g; -1 (after saying so) when s is not playing it. */
 static int player_color(struct game *g, struct session *s)
 {
@@ -1150,11 +1163,7 @@ bool game_move(struct game *g, struct session *s, const char *text)
 {
 	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX];
 	move m;
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return false;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	if (g->paused) {
 		session_printf(s, "The game is paused until %s returns.\n",
 		    g->names[color_other(c)]);
@@ -1238,12 +1247,7 @@ bool game_move(struct game *g, struct session *s, const char *text)
 void game_resign(struct game *g, struct session *s)
 {
 	char reason[64];
-
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	snprintf(reason, sizeof reason, "%s resigns", g->names[c]);
 	finish_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason);
 }
@@ -1289,11 +1293,7 @@ static int read_intended_move(const struct game *g, struct session *s, const cha
 void game_draw(struct game *g, struct session *s, const char *move_text)
 {
 	char text[128];
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	/*
 	 * A claim with an intended move (9.2.1, 9.3.1): the move is read once, as
 	 * the player's moves are read, and that very move is played, named by its
@@ -1340,11 +1340,7 @@ void game_abort(struct game *g, struct session *s)
 {
 	char text[128];
 
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	/* Before a player has moved, either player may abort alone. */
 	int plies = position_ply_count(g->pos);
 	bool first_move = plies < 2;
@@ -1372,11 +1368,7 @@ void game_adjourn(struct game *g, struct session *s)
 {
 	char text[128];
 
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	if (g->paused && g->grace_over) {
 		adjourn_now(g, "Game adjourned by disconnection");
 		return;
@@ -1446,11 +1438,7 @@ void game_takeback(struct game *g, struct session *s, int plies)
 {
 	char text[160];
 
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	int have = position_ply_count(g->pos);
 	if (plies < 1 || plies > have) {
 		session_printf(s, "There are only %d half-moves to take back.\n", have);

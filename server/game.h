@@ -70,7 +70,8 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 struct game *game_resume(struct server *srv, int64_t id, struct session *a, struct session *b,
     char *err, size_t errlen);
 
-/* A player's actions.  Each answers the player itself. */
+/* A player's actions.  Each answers the player itself.  s plays g and g is
+ * live: the command table checked it (CMD_PLAYING) before the handler ran. */
 /* True when the move was played (and stored); false after the line saying why not. */
 bool game_move(struct game *g, struct session *s, const char *text);
 void game_resign(struct game *g, struct session *s);
