@@ -192,7 +192,8 @@ static void print_move(void *arg, const struct db_move *m)
 
 	char text[FICS_LINE_MAX];
 
-	fics_movelist_move(l->number, white_ply, l->plies == 0, m->san, m->time_ms, text, sizeof text);
+	fics_movelist_move(l->number, white_ply, l->plies == 0, m->san, m->time_ms, text,
+	    sizeof text);
 	session_printf(l->s, "%s", text);
 	if (!white_ply)
 		l->number++;

@@ -269,8 +269,8 @@ void fics_movelist_header(const char *const names[2], const char *const ratings[
 		    rated ? "Rated" : "Unrated", type, min, inc);
 	} else {
 		clock_format(tc, control, sizeof control);
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s %s match, time control: %s.\n\n",
-		    rated ? "Rated" : "Unrated", type, control);
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+		    "%s %s match, time control: %s.\n\n", rated ? "Rated" : "Unrated", type, control);
 	}
 	snprintf(buf + n, n < len ? len - n : 0, "Move  %-23s %s\n"
 	    "----  ---------------------   ---------------------\n", names[WHITE], names[BLACK]);

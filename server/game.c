@@ -518,7 +518,8 @@ static void announce_start(struct game *g, bool continuing)
 		if (!s)
 			continue;
 		if (session_var(s, VAR_STYLE) != 12)
-			fics_style1(&v, (c == BLACK) != !!session_var(s, VAR_FLIP), board, sizeof board);
+			fics_style1(&v, (c == BLACK) != !!session_var(s, VAR_FLIP), board,
+			    sizeof board);
 		else
 			fics_style12(&v, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
 			    session_var(s, VAR_FLIP), board, sizeof board);

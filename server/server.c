@@ -709,7 +709,8 @@ static void begin_shutdown(struct server *srv, const char *why)
 		}
 	}
 	free(all);
-	struct timeval tv = { LIMIT_SHUTDOWN_DRAIN_MS / 1000, (LIMIT_SHUTDOWN_DRAIN_MS % 1000) * 1000 };
+	struct timeval tv = { LIMIT_SHUTDOWN_DRAIN_MS / 1000,
+	    (LIMIT_SHUTDOWN_DRAIN_MS % 1000) * 1000 };
 	evtimer_add(srv->shutdown_timer, &tv);
 	if (!srv->conns.count)
 		srv->done = true;
