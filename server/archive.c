@@ -74,6 +74,6 @@ struct pgn_game *archive_pgn(struct db *db, const struct db_game *row, const cha
 		snprintf(err, errlen, "The stored game is damaged.");
 		return NULL;
 	}
-	pgn_game_set_result(pg, result_of(row->result), row->termination[0] ? row->termination : NULL);
+	pgn_game_set_result(pg, result_of(row->result), db_game_termination_name(row->termination));
 	return pg;
 }

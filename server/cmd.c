@@ -174,6 +174,21 @@ static void expand_alias(const char *value, const char *rest, char *out, size_t 
 	out[n] = '\0';
 }
 
+/* The game an entry's flags ask for, into a->game; false after an error line. */
+static bool resolve_game(struct session *s, const struct cmd_entry *e, struct cmd_args *a)
+{
+	a->game = NULL;
+	if (e->flags & CMD_PLAYING) {
+		if (!(a->game = session_game(s)))
+			session_printf(s, "You are not playing a game.\n");
+	} else if (e->flags & CMD_GAME_ARG) {
+		a->game = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
+	} else {
+		return true;
+	}
+	return a->game != NULL;
+}
+
 void cmd_execute(struct session *s, char *line)
 {
 	char expanded[LIMIT_LINE_BYTES * 2 + 2];
@@ -274,5 +289,7 @@ void cmd_execute(struct session *s, char *line)
 		return;
 	}
 	session_block_begin(s, e->code);
+	if (!resolve_game(s, e, &a))
+		return;
 	e->exec(s, &a);
 }

@@ -17,6 +17,10 @@ enum cmd_flags {
 	CMD_REGISTERED = 1,	/* registered players only */
 	CMD_ADMIN = 2,		/* admins only (others see "Command not found") */
 	CMD_HIDDEN = 4,		/* not listed by help */
+	/* The game is resolved before the handler and handed to it in cmd_args: */
+	CMD_PLAYING = 8,	/* the user's own game; refused when not playing */
+	CMD_GAME_ARG = 16,	/* argv[0] names a game (number or player); none: one's own
+				 * or the one observed */
 };
 
 /*
@@ -30,6 +34,7 @@ struct cmd_args {
 	const char *argv[CMD_ARGS_MAX];
 	int number[CMD_ARGS_MAX];	/* the value of argv[k] when its letter is i or n */
 	const char *rest;	/* the text after the command word */
+	struct game *game;	/* with CMD_PLAYING or CMD_GAME_ARG: never NULL */
 };
 
 struct cmd_entry {

@@ -64,7 +64,7 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 		}
 		struct listing l = { s, 0 };
 		session_printf(s, "Games waiting for adjudication:\n");
-		db_games_with_status(db, "adjourned", list_one, &l);
+		db_games_with_status(db, GAME_ADJOURNED, list_one, &l);
 		session_printf(s, "%d game%s.\n", l.shown, l.shown == 1 ? "" : "s");
 		return;
 	}
@@ -91,15 +91,15 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 	}
 	long id;
 	if (number_parse(a->argv[0], 1, LONG_MAX, &id) != NUMBER_OK ||
-	    db_game_load(db, id, &g) <= 0 || strcmp(g.status, "adjourned")) {
+	    db_game_load(db, id, &g) <= 0 || g.status != GAME_ADJOURNED) {
 		session_printf(s, "There is no adjourned game %s.\n", a->argv[0]);
 		return;
 	}
 	char line[256];
-	snprintf(g.status, sizeof g.status, "%s", white_score < 0 ? "aborted" : "finished");
+	g.status = white_score < 0 ? GAME_ABORTED : GAME_FINISHED;
 	snprintf(g.result, sizeof g.result, "%s", white_score < 0 ? "*" : ruling);
 	snprintf(g.reason, sizeof g.reason, "Game adjudicated by %s", session_name(s));
-	snprintf(g.termination, sizeof g.termination, "adjudication");
+	g.termination = TERMINATION_ADJUDICATION;
 	g.ended = (int64_t)time(NULL);
 	if (db_game_update(db, &g) < 0) {
 		session_printf(s, "The ruling could not be saved.\n");

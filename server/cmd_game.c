@@ -19,79 +19,49 @@
 #include "server.h"
 #include "session.h"
 
-/* The game a player is in, or NULL after saying there is none. */
-static struct game *playing(struct session *s)
-{
-	struct game *g = session_game(s);
-
-	if (!g)
-		session_printf(s, "You are not playing a game.\n");
-	return g;
-}
-
 bool cmd_try_move(struct session *s, const char *line)
 {
 	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
 
 	if (!san_looks_like_move(line, lang) && !san_looks_like_move(line, SAN_ENGLISH))
 		return false;
-	session_block_begin(s, session_game(s) ? BLOCK_MOVE : BLOCK_NOT_PLAYING);
-	struct game *g = playing(s);
+	struct game *g = session_game(s);
+	session_block_begin(s, g ? BLOCK_MOVE : BLOCK_NOT_PLAYING);
 	if (g)
 		game_move(g, s, line);
+	else
+		session_printf(s, "You are not playing a game.\n");
 	return true;
 }
 
 static void cmd_resign(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = playing(s);
-
-	(void)a;
-	if (g)
-		game_resign(g, s);
+	game_resign(a->game, s);
 }
 
 static void cmd_draw(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = playing(s);
-
-	if (g)
-		game_draw(g, s, a->argc ? a->argv[0] : NULL);
+	game_draw(a->game, s, a->argc ? a->argv[0] : NULL);
 }
 
 static void cmd_abort(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = playing(s);
-
-	(void)a;
-	if (g)
-		game_abort(g, s);
+	game_abort(a->game, s);
 }
 
 static void cmd_adjourn(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = playing(s);
-
-	(void)a;
-	if (g)
-		game_adjourn(g, s);
+	game_adjourn(a->game, s);
 }
 
 static void cmd_takeback(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = playing(s);
-
-	if (g)
-		game_takeback(g, s, a->argc ? a->number[0] : 1);
+	game_takeback(a->game, s, a->argc ? a->number[0] : 1);
 }
 
 static void cmd_flag(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = playing(s);
-
-	(void)a;
-	if (g)
-		game_flag(g, s);
+	game_flag(a->game, s);
 }
 
 static void cmd_say(struct session *s, const struct cmd_args *a)
@@ -155,18 +125,15 @@ struct game *cmd_find_game(struct session *s, const char *which)
 
 static void cmd_moves(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
+	struct fics_game_view v;
 
-	if (g)
-		fics_movelist(s, g);
+	game_view(a->game, &v);
+	fics_movelist(s, &v);
 }
 
 static void cmd_refresh(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = cmd_find_game(s, a->argc ? a->argv[0] : NULL);
-
-	if (g)
-		game_send_board(g, s);
+	game_send_board(a->game, s);
 }
 
 static void print_pgn(struct session *s, struct pgn_game *pg)
@@ -247,6 +214,7 @@ const struct cmd_entry cmd_resign_entry = {
 	.name = "resign",
 	.args = "",
 	.code = BLKCMD_RESIGN,
+	.flags = CMD_PLAYING,
 	.exec = cmd_resign,
 	.usage = "resign",
 	.summary = "Resign your game",
@@ -255,6 +223,7 @@ const struct cmd_entry cmd_draw_entry = {
 	.name = "draw",
 	.args = "o",
 	.code = BLKCMD_DRAW,
+	.flags = CMD_PLAYING,
 	.exec = cmd_draw,
 	.usage = "draw [move]",
 	.summary = "Offer or accept a draw, or claim one (also with the move you intend)",
@@ -263,6 +232,7 @@ const struct cmd_entry cmd_abort_entry = {
 	.name = "abort",
 	.args = "",
 	.code = BLKCMD_ABORT,
+	.flags = CMD_PLAYING,
 	.exec = cmd_abort,
 	.usage = "abort",
 	.summary = "Ask to abort the game",
@@ -271,6 +241,7 @@ const struct cmd_entry cmd_adjourn_entry = {
 	.name = "adjourn",
 	.args = "",
 	.code = BLKCMD_ADJOURN,
+	.flags = CMD_PLAYING,
 	.exec = cmd_adjourn,
 	.usage = "adjourn",
 	.summary = "Ask to adjourn the game",
@@ -279,6 +250,7 @@ const struct cmd_entry cmd_takeback_entry = {
 	.name = "takeback",
 	.args = "n",
 	.code = BLKCMD_TAKEBACK,
+	.flags = CMD_PLAYING,
 	.exec = cmd_takeback,
 	.usage = "takeback [half-moves]",
 	.summary = "Ask to take moves back",
@@ -287,6 +259,7 @@ const struct cmd_entry cmd_flag_entry = {
 	.name = "flag",
 	.args = "",
 	.code = BLKCMD_FLAG,
+	.flags = CMD_PLAYING,
 	.exec = cmd_flag,
 	.usage = "flag",
 	.summary = "Claim a win on time (the server also flags)",
@@ -303,6 +276,7 @@ const struct cmd_entry cmd_moves_entry = {
 	.name = "moves",
 	.args = "o",
 	.code = BLKCMD_MOVES,
+	.flags = CMD_GAME_ARG,
 	.exec = cmd_moves,
 	.usage = "moves [game|name]",
 	.summary = "The moves of a game",
@@ -311,6 +285,7 @@ const struct cmd_entry cmd_refresh_entry = {
 	.name = "refresh",
 	.args = "o",
 	.code = BLKCMD_REFRESH,
+	.flags = CMD_GAME_ARG,
 	.exec = cmd_refresh,
 	.usage = "refresh [game|name]",
 	.summary = "The board again",

@@ -160,7 +160,7 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 	struct collected c = { .count = 0 };
 	char type[48], date[64];
 
-	db_games_of(server_db(session_server(s)), name, "adjourned", HISTORY_GAMES, collect, &c);
+	db_games_of(server_db(session_server(s)), name, GAME_ADJOURNED, HISTORY_GAMES, collect, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
@@ -191,7 +191,11 @@ static void print_move(void *arg, const struct db_move *m)
 	struct movelist *l = arg;
 	bool white_ply = (l->plies + l->first_black) % 2 == 0;
 
-	fics_movelist_move(l->s, l->number, white_ply, l->plies == 0, m->san, m->time_ms);
+	char text[FICS_LINE_MAX];
+
+	fics_movelist_move(l->number, white_ply, l->plies == 0, m->san, m->time_ms, text,
+	    sizeof text);
+	session_printf(l->s, "%s", text);
 	if (!white_ply)
 		l->number++;
 	l->plies++;
@@ -267,7 +271,7 @@ static bool find_adjourned(struct db *db, const char *name, const char *opponent
 {
 	struct resumable r = { name, opponent, 0, "", 0 };
 
-	db_games_of(db, name, "adjourned", HISTORY_GAMES, find_resumable, &r);
+	db_games_of(db, name, GAME_ADJOURNED, HISTORY_GAMES, find_resumable, &r);
 	return r.id && db_game_load(db, r.id, found) > 0;
 }
 
@@ -310,7 +314,9 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 			position_free(pos);
 		}
 	}
-	fics_movelist_header(s, names, ratings, copy.started, copy.rated, &tc);
+	char header[FICS_BOARD_MAX];
+	fics_movelist_header(names, ratings, copy.started, copy.rated, &tc, header, sizeof header);
+	session_printf(s, "%s", header);
 	db_game_moves(server_db(session_server(s)), copy.id, print_move, &l);
 	if ((l.plies + l.first_black) % 2 == 1)
 		session_printf(s, "\n");
@@ -331,7 +337,7 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "You are already playing a game.\n");
 		return;
 	}
-	db_games_of(server_db(srv), session_name(s), "adjourned", 100, find_resumable, &r);
+	db_games_of(server_db(srv), session_name(s), GAME_ADJOURNED, 100, find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
 		    "You have no adjourned games.\n", opponent ? opponent : "");

@@ -23,10 +23,7 @@ static void watch(struct session *s, struct game *g)
 
 static void cmd_observe(struct session *s, const struct cmd_args *a)
 {
-	struct game *g = cmd_find_game(s, a->argv[0]);
-
-	if (g)
-		watch(s, g);
+	watch(s, a->game);
 }
 
 static void cmd_unobserve(struct session *s, const struct cmd_args *a)
@@ -108,10 +105,12 @@ static void games_line(struct game *g, void *arg)
 {
 	struct listing *l = arg;
 	char line[FICS_LINE_MAX];
+	struct fics_game_view v;
 
 	if (!game_matches(g, l->filter))
 		return;
-	fics_games_line(g, line, sizeof line);
+	game_view(g, &v);
+	fics_games_line(&v, line, sizeof line);
 	session_printf(l->s, "%s\n", line);
 	l->shown++;
 }
@@ -191,6 +190,7 @@ static void cmd_whisper(struct session *s, const struct cmd_args *a)
 const struct cmd_entry cmd_observe_entry = {
 	.name = "observe",
 	.args = "w",
+	.flags = CMD_GAME_ARG,
 	.code = BLKCMD_OBSERVE,
 	.exec = cmd_observe,
 	.usage = "observe <game|name>",

@@ -286,7 +286,7 @@ static void pgn_one(struct session *s, struct tournament *t, const struct db_tou
 	struct db_game row;
 	char err[160], round[32];
 
-	if (db_game_load(db, p->game_id, &row) <= 0 || strcmp(row.status, "finished"))
+	if (db_game_load(db, p->game_id, &row) <= 0 || row.status != GAME_FINISHED)
 		return;
 	snprintf(round, sizeof round, "%d.%d", p->round, p->board);
 	struct pgn_game *pg = archive_pgn(db, &row, server_config(session_server(s))->server_name,

@@ -59,6 +59,7 @@ void config_defaults(struct config *c)
 		.hasher_threads = LIMIT_HASHER_THREADS,
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
+		.seeks_per_user = LIMIT_SEEKS_PER_USER,
 	};
 }
 
@@ -113,6 +114,7 @@ static const struct int_key {
 	LIMIT_KEY(hasher_threads, 0, 64),
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
+	LIMIT_KEY(seeks_per_user, 1, 1000),
 #undef LIMIT_KEY
 };
 

@@ -37,6 +37,7 @@ struct limits {
 	int hasher_threads;
 	int unwinnable_nodes;
 	int hasher_queue;
+	int seeks_per_user;
 };
 
 struct config {

@@ -17,14 +17,13 @@
 #include "backlog.h"
 #include "config.h"
 #include "conn.h"
+#include "limit.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
 #include "text.h"
 #include "timeseal.h"
 
-/* How long a closing connection may take to drain its output. */
-#define CONN_DRAIN_MS 5000
 /* Distinct commits one connection's held output may wait for (more merge). */
 #define CONN_HOLD_MARKS 8
 
@@ -465,7 +464,7 @@ void conn_close(struct conn *c, const char *reason)
 		return;
 	}
 	bufferevent_setwatermark(c->bev, EV_WRITE, 0, 0);
-	c->drain_at = server_now_ms(c->srv) + CONN_DRAIN_MS;
+	c->drain_at = server_now_ms(c->srv) + LIMIT_CLOSE_DRAIN_MS;
 	schedule(c);
 }
 

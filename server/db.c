@@ -20,7 +20,7 @@ enum stmt {
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
 	ST_NEWS_ADD, ST_NEWS_EACH,
 	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE, ST_GAME_DELETE,
-	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF, ST_GAMES_OF_STATUS,
+	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
 	/* tournaments */
@@ -92,8 +92,6 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_MOVES] = "SELECT ply, uci, san, time_ms, clock_ms FROM moves WHERE game_id = ?1 "
 	    "ORDER BY ply",
 	[ST_GAMES_STATUS] = GAME_SELECT "WHERE status = ?1 ORDER BY id",
-	[ST_GAMES_OF] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
-	    "black = ?1 COLLATE NOCASE) ORDER BY id DESC LIMIT ?2",
 	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
 	/* History: a player's finished games, oldest first; aborted games are not kept in it. */
@@ -700,6 +698,55 @@ static void copy_column(sqlite3_stmt *st, int col, char *out, size_t len)
 	snprintf(out, len, "%s", s ? (const char *)s : "");
 }
 
+/* The texts the games table holds; the SQL above names them too. */
+static const char *const status_names[GAME_STATUS_COUNT] = {
+	[GAME_ACTIVE] = "active",
+	[GAME_ADJOURNED] = "adjourned",
+	[GAME_FINISHED] = "finished",
+	[GAME_ABORTED] = "aborted",
+};
+
+static const char *const termination_names[TERMINATION_COUNT] = {
+	[TERMINATION_NONE] = NULL,
+	[TERMINATION_NORMAL] = "normal",
+	[TERMINATION_TIME_FORFEIT] = "time forfeit",
+	[TERMINATION_ABANDONED] = "abandoned",
+	[TERMINATION_ADJUDICATION] = "adjudication",
+	[TERMINATION_UNTERMINATED] = "unterminated",
+};
+
+const char *db_game_status_name(enum game_status status)
+{
+	return (unsigned)status < GAME_STATUS_COUNT ? status_names[status] : "aborted";
+}
+
+const char *db_game_termination_name(enum game_termination termination)
+{
+	return (unsigned)termination < TERMINATION_COUNT ? termination_names[termination] : NULL;
+}
+
+/* A row no release wrote reads as aborted: neither resumable nor in a history. */
+static enum game_status read_status(sqlite3_stmt *st, int col)
+{
+	const char *text = (const char *)sqlite3_column_text(st, col);
+
+	for (int i = 0; text && i < GAME_STATUS_COUNT; i++)
+		if (!strcmp(text, status_names[i]))
+			return (enum game_status)i;
+	return GAME_ABORTED;
+}
+
+/* An unknown or missing Termination leaves the tag out. */
+static enum game_termination read_termination(sqlite3_stmt *st, int col)
+{
+	const char *text = (const char *)sqlite3_column_text(st, col);
+
+	for (int i = TERMINATION_NONE + 1; text && i < TERMINATION_COUNT; i++)
+		if (!strcmp(text, termination_names[i]))
+			return (enum game_termination)i;
+	return TERMINATION_NONE;
+}
+
 static void read_game(sqlite3_stmt *st, struct db_game *g)
 {
 	memset(g, 0, sizeof *g);
@@ -716,10 +763,10 @@ static void read_game(sqlite3_stmt *st, struct db_game *g)
 	copy_column(st, 10, g->start_fen, sizeof g->start_fen);
 	g->started = sqlite3_column_int64(st, 11);
 	g->ended = sqlite3_column_int64(st, 12);
-	copy_column(st, 13, g->status, sizeof g->status);
+	g->status = read_status(st, 13);
 	copy_column(st, 14, g->result, sizeof g->result);
 	copy_column(st, 15, g->reason, sizeof g->reason);
-	copy_column(st, 16, g->termination, sizeof g->termination);
+	g->termination = read_termination(st, 16);
 	copy_column(st, 17, g->white_clock, sizeof g->white_clock);
 	copy_column(st, 18, g->black_clock, sizeof g->black_clock);
 	g->clock_ply = sqlite3_column_int(st, 19);
@@ -744,7 +791,7 @@ int64_t db_game_insert(struct db *db, const struct db_game *g)
 	sqlite3_bind_text(st, 9, g->time_control, -1, SQLITE_STATIC);
 	bind_text_or_null(st, 10, g->start_fen);
 	sqlite3_bind_int64(st, 11, g->started);
-	sqlite3_bind_text(st, 12, g->status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 12, db_game_status_name(g->status), -1, SQLITE_STATIC);
 	bind_text_or_null(st, 13, g->white_clock);
 	bind_text_or_null(st, 14, g->black_clock);
 	if (step_done(db, st) < 0)
@@ -799,10 +846,10 @@ int db_game_update(struct db *db, const struct db_game *g)
 	if (write_begin(db) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, g->id);
-	sqlite3_bind_text(st, 2, g->status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, db_game_status_name(g->status), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, g->result, -1, SQLITE_STATIC);
 	bind_text_or_null(st, 4, g->reason);
-	bind_text_or_null(st, 5, g->termination);
+	bind_text_or_null(st, 5, db_game_termination_name(g->termination));
 	if (g->ended)
 		sqlite3_bind_int64(st, 6, g->ended);
 	bind_text_or_null(st, 7, g->white_clock);
@@ -870,24 +917,23 @@ static int each_game(struct db *db, sqlite3_stmt *st,
 	return step_rows_end(db, st, rc);
 }
 
-int db_games_with_status(struct db *db, const char *status,
+int db_games_with_status(struct db *db, enum game_status status,
     void (*fn)(void *arg, const struct db_game *g), void *arg)
 {
 	sqlite3_stmt *st = db->stmt[ST_GAMES_STATUS];
 
-	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, db_game_status_name(status), -1, SQLITE_STATIC);
 	return each_game(db, st, fn, arg);
 }
 
-int db_games_of(struct db *db, const char *name, const char *status, int limit,
+int db_games_of(struct db *db, const char *name, enum game_status status, int limit,
     void (*fn)(void *arg, const struct db_game *g), void *arg)
 {
-	sqlite3_stmt *st = db->stmt[status ? ST_GAMES_OF_STATUS : ST_GAMES_OF];
+	sqlite3_stmt *st = db->stmt[ST_GAMES_OF_STATUS];
 
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, limit);
-	if (status)
-		sqlite3_bind_text(st, 3, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, db_game_status_name(status), -1, SQLITE_STATIC);
 	return each_game(db, st, fn, arg);
 }
 

@@ -91,6 +91,30 @@ int db_news_add(struct db *db, int64_t when, const char *title);
 int db_news_each(struct db *db, int limit,
     void (*fn)(void *arg, int64_t id, int64_t when, const char *title), void *arg);
 
+/* Where a stored game stands; stored as its name (db_game_status_name()). */
+enum game_status {
+	GAME_ACTIVE,
+	GAME_ADJOURNED,
+	GAME_FINISHED,
+	GAME_ABORTED,			/* kept only once both sides moved */
+	GAME_STATUS_COUNT
+};
+
+/* How a stored game ended, as its PGN Termination tag says. */
+enum game_termination {
+	TERMINATION_NONE,		/* still being played: no tag */
+	TERMINATION_NORMAL,
+	TERMINATION_TIME_FORFEIT,
+	TERMINATION_ABANDONED,
+	TERMINATION_ADJUDICATION,
+	TERMINATION_UNTERMINATED,	/* adjourned */
+	TERMINATION_COUNT
+};
+
+/* The stored text of a status or termination; NULL for TERMINATION_NONE. */
+const char *db_game_status_name(enum game_status status);
+const char *db_game_termination_name(enum game_termination termination);
+
 /* A game as stored; strings are NUL-terminated, empty when NULL. */
 struct db_game {
 	int64_t id;
@@ -102,10 +126,10 @@ struct db_game {
 	char time_control[64];
 	char start_fen[96];
 	int64_t started, ended;
-	char status[12];		/* active, adjourned, finished */
+	enum game_status status;
 	char result[8];
 	char reason[96];
-	char termination[32];
+	enum game_termination termination;
 	char white_clock[48], black_clock[48];
 	int clock_ply;			/* the clocks as they stood after this ply */
 };
@@ -142,10 +166,10 @@ int db_game_delete(struct db *db, int64_t id);
 int db_game_load(struct db *db, int64_t id, struct db_game *out);
 int db_game_moves(struct db *db, int64_t id, void (*fn)(void *arg, const struct db_move *m), void *arg);
 /* Games with a status, oldest first. */
-int db_games_with_status(struct db *db, const char *status,
+int db_games_with_status(struct db *db, enum game_status status,
     void (*fn)(void *arg, const struct db_game *g), void *arg);
-/* A player's games with a status (any status when NULL), newest first, at most limit. */
-int db_games_of(struct db *db, const char *name, const char *status, int limit,
+/* A player's games with a status, newest first, at most limit. */
+int db_games_of(struct db *db, const char *name, enum game_status status, int limit,
     void (*fn)(void *arg, const struct db_game *g), void *arg);
 
 /*

@@ -9,12 +9,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "types.h"
 
 struct board;
 struct clock_control;
-struct game;
+struct game_ply;
+struct position;
 struct session;
+
+/*
+ * A game as the formats read it: plain data, filled by game_view() (or by
+ * a test), so that every format below is a pure function of it.
+ */
+struct fics_game_view {
+	int number;
+	const char *names[COLOR_NB];
+	const char *ratings[COLOR_NB];	/* "1500", "----", "1500P" */
+	bool rated;
+	const struct clock_control *tc;
+	const struct position *pos;
+	const struct game_ply *plies;	/* position_ply_count(pos) of them */
+	int64_t clock_ms[COLOR_NB];	/* left now */
+	bool seated[COLOR_NB];		/* connected: the clock may tick */
+	bool guest[COLOR_NB];		/* seated and not registered */
+	bool timeseal[COLOR_NB];	/* seated with timeseal */
+	const char *last_verbose;	/* "P/e2-e4", "none" before any move */
+	int last_dpp;			/* file of a double pawn push just made, or -1 */
+	int64_t started_unix;
+};
 
 /* Style 12 relations. */
 enum fics_relation {
@@ -28,41 +52,41 @@ enum fics_relation {
 /* FICS's "strength": material, pawn 1, minor 3, rook 5, queen 9. */
 int fics_material(const struct board *b, enum color c);
 /* The <12> line for one viewer; ms selects milliseconds (iset ms 1). */
-void fics_style12(const struct game *g, enum fics_relation rel, bool ms, bool flip,
+void fics_style12(const struct fics_game_view *g, enum fics_relation rel, bool ms, bool flip,
     char *buf, size_t len);
 /* The board for people (style 1 and every style but 12): a drawing from
  * the viewer's side with the clocks and the last move beside it. */
-void fics_style1(const struct game *g, bool black_at_bottom, char *buf, size_t len);
+void fics_style1(const struct fics_game_view *g, bool black_at_bottom, char *buf, size_t len);
 /* "5 0" for FICS-style controls, else the control's own text. */
-void fics_time_text(const struct game *g, char *buf, size_t len);
+void fics_time_text(const struct fics_game_view *g, char *buf, size_t len);
 /* "rated blitz" / "unrated standard". */
-void fics_type_text(const struct game *g, char *buf, size_t len);
+void fics_type_text(const struct fics_game_view *g, char *buf, size_t len);
 /* "Creating: alice (1500) bob (1612) rated blitz 5 0", also when a game
  * resumes: clients open a board on this line only (the intro line after it
  * says "Continuing"). */
-void fics_creating(const struct game *g, char *buf, size_t len);
+void fics_creating(const struct fics_game_view *g, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) Creating rated blitz match.}" */
-void fics_game_intro(const struct game *g, bool continuing, char *buf, size_t len);
+void fics_game_intro(const struct fics_game_view *g, bool continuing, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) bob resigns} 1-0" */
-void fics_end_line(const struct game *g, const char *reason, const char *result,
+void fics_end_line(const struct fics_game_view *g, const char *reason, const char *result,
     char *buf, size_t len);
 /* "<g1> ..." game information for clients that set "iset gameinfo 1". */
-void fics_gameinfo(const struct game *g, char *buf, size_t len);
+void fics_gameinfo(const struct fics_game_view *g, char *buf, size_t len);
 /* One line of `games`. */
-void fics_games_line(const struct game *g, char *buf, size_t len);
+void fics_games_line(const struct fics_game_view *g, char *buf, size_t len);
 /* "Game 7: alice (1500) bob (1612) rated blitz 5 0" (observe, moves). */
-void fics_game_header(const struct game *g, char *buf, size_t len);
+void fics_game_header(const struct fics_game_view *g, char *buf, size_t len);
 /* The lines above a movelist (moves, smoves, oldmoves): players and date,
  * then "Rated blitz match, initial time: 5 minutes, increment: 0 seconds.",
  * a blank line and the column heads. */
-void fics_movelist_header(struct session *s, const char *const names[2],
-    const char *const ratings[2], int64_t started_unix, bool rated,
-    const struct clock_control *tc);
-/* One movelist line's worth: a move and its thinking time, in columns. */
-void fics_movelist_move(struct session *s, int number, bool white_ply, bool first, const char *san,
-    long long time_ms);
+void fics_movelist_header(const char *const names[2], const char *const ratings[2],
+    int64_t started_unix, bool rated, const struct clock_control *tc, char *buf, size_t len);
+/* One movelist line's worth: a move and its thinking time, in columns (a
+ * white move leaves the line open for black's). */
+void fics_movelist_move(int number, bool white_ply, bool first, const char *san,
+    long long time_ms, char *buf, size_t len);
 /* The whole `moves` listing, written to the session. */
-void fics_movelist(struct session *s, const struct game *g);
+void fics_movelist(struct session *s, const struct fics_game_view *g);
 /* "(m:ss)" or "(m:ss.mmm)" for a thinking time. */
 void fics_time_taken(long long ms, bool with_ms, char *buf, size_t len);
 /* Clock as "m:ss" (or "h:mm:ss"), negative as "-m:ss". */

@@ -22,13 +22,6 @@
 #include "tournament.h"
 
 /* What the game keeps per ply beyond the move itself. */
-struct game_ply {
-	char san[MOVE_TEXT_MAX];
-	char uci[MOVE_TEXT_MAX];
-	int64_t time_ms;	/* thinking time charged */
-	int64_t clock_ms;	/* mover's clock after the move */
-};
-
 struct game {
 	struct server *srv;
 	int number;
@@ -70,7 +63,7 @@ struct game {
 
 struct games {
 	struct server *srv;
-	struct game *by_number[GAMES_MAX + 1];
+	struct game *by_number[LIMIT_GAMES + 1];
 	int count;
 	int lowest_free;		/* a hint: no free number below it */
 	struct game **dead;		/* ended this pass; freed by games_reap */
@@ -79,8 +72,9 @@ struct games {
 };
 
 static void arm_timer(struct game *g);
-static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
-    const char *status);
+static void end_game(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status);
+static void finish_game(struct game *g, enum result r, const char *reason);
 static void adjourn_now(struct game *g, const char *reason);
 
 /* --- registry --- */
@@ -117,7 +111,7 @@ void games_free(struct games *gs)
 	if (!gs)
 		return;
 	games_reap(gs);
-	for (int n = 1; n <= GAMES_MAX; n++)
+	for (int n = 1; n <= LIMIT_GAMES; n++)
 		game_free(gs->by_number[n]);
 	free(gs->dead);
 	quotas_free(gs->starts);
@@ -133,7 +127,7 @@ void games_reap(struct games *gs)
 
 struct game *games_find(struct games *gs, int number)
 {
-	return number >= 1 && number <= GAMES_MAX ? gs->by_number[number] : NULL;
+	return number >= 1 && number <= LIMIT_GAMES ? gs->by_number[number] : NULL;
 }
 
 int games_count(const struct games *gs)
@@ -143,7 +137,7 @@ int games_count(const struct games *gs)
 
 void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg)
 {
-	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
 		if (g) {
 			seen++;
@@ -171,7 +165,7 @@ static int seat_of(const struct game *g, struct session *s)
 
 struct game *games_find_absent(struct games *gs, struct session *s)
 {
-	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
 		if (!g)
 			continue;
@@ -184,7 +178,7 @@ struct game *games_find_absent(struct games *gs, struct session *s)
 
 bool games_name_held(struct games *gs, const char *name)
 {
-	for (int n = 1, seen = 0; n <= GAMES_MAX && seen < gs->count; n++) {
+	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
 		if (!g)
 			continue;
@@ -198,7 +192,7 @@ bool games_name_held(struct games *gs, const char *name)
 
 static int take_number(struct games *gs, struct game *g)
 {
-	for (int n = gs->lowest_free; n <= GAMES_MAX; n++) {
+	for (int n = gs->lowest_free; n <= LIMIT_GAMES; n++) {
 		if (!gs->by_number[n]) {
 			gs->by_number[n] = g;
 			gs->lowest_free = n + 1;
@@ -240,10 +234,7 @@ struct session *game_player(const struct game *g, enum color c) { return g->play
 const struct position *game_position(const struct game *g) { return g->pos; }
 const struct clock_control *game_clock(const struct game *g) { return &g->tc; }
 bool game_rated(const struct game *g) { return g->rated; }
-const char *game_rating_text(const struct game *g, enum color c) { return g->rating_text[c]; }
 int64_t game_started(const struct game *g) { return g->started_unix; }
-const char *game_last_verbose(const struct game *g) { return g->last_verbose; }
-int game_last_dpp(const struct game *g) { return g->last_dpp; }
 int game_observer_count(const struct game *g) { return g->observer_count; }
 bool game_over(const struct game *g) { return g->over; }
 int64_t game_tourney_id(const struct game *g) { return g->tourney_id; }
@@ -255,21 +246,6 @@ int game_color_of(const struct game *g, const struct session *s)
 	if (s && g->players[BLACK] == s)
 		return BLACK;
 	return -1;
-}
-
-int64_t game_move_time_ms(const struct game *g, int ply)
-{
-	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].time_ms : 0;
-}
-
-int64_t game_move_clock_ms(const struct game *g, int ply)
-{
-	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
-}
-
-const char *game_move_san(const struct game *g, int ply)
-{
-	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].san : "";
 }
 
 static enum color to_move(const struct game *g)
@@ -292,6 +268,27 @@ int64_t game_clock_ms(const struct game *g, enum color c)
 	if (c == to_move(g) && !g->over)
 		return clock_side_left_ms(&g->tc, &g->clocks[c], elapsed_ms(g));
 	return g->clocks[c].remaining_ms;
+}
+
+int64_t game_move_clock_ms(const struct game *g, int ply)
+{
+	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
+}
+
+void game_view(const struct game *g, struct fics_game_view *v)
+{
+	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
+	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
+	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct session *p = g->players[c];
+		v->names[c] = g->names[c];
+		v->ratings[c] = g->rating_text[c];
+		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
+		v->seated[c] = p != NULL;
+		v->guest[c] = p && !session_registered(p);
+		v->timeseal[c] = p && conn_timeseal(session_conn(p));
+	}
 }
 
 /* "remaining:moves:period:period_moves", as the database keeps a clock. */
@@ -351,13 +348,15 @@ static void commit_earlier(struct db *db)
 static void send_board(struct game *g, struct session *viewer, enum fics_relation rel)
 {
 	char board[FICS_BOARD_MAX];
+	struct fics_game_view v;
 
+	game_view(g, &v);
 	if (session_var(viewer, VAR_STYLE) != 12) {
 		/* People on telnet: black at the bottom for Black, or when flipped. */
 		bool flip = (game_color_of(g, viewer) == BLACK) != !!session_var(viewer, VAR_FLIP);
-		fics_style1(g, flip, board, sizeof board);
+		fics_style1(&v, flip, board, sizeof board);
 	} else {
-		fics_style12(g, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
+		fics_style12(&v, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
 		    board, sizeof board);
 	}
 	session_notify(viewer, "%s", board);
@@ -398,18 +397,20 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 	}
 	if (rc < 0) {
 		snprintf(err, errlen, "You are observing as many games as you may (%d).",
-		    GAME_OBSERVE_PER_USER);
+		    LIMIT_OBSERVE_PER_USER);
 		return -1;
 	}
-	fics_game_header(g, header, sizeof header);
+	struct fics_game_view v;
+	game_view(g, &v);
+	fics_game_header(&v, header, sizeof header);
 	if (session_var(s, IVAR_GAMEINFO)) {
-		fics_gameinfo(g, info, sizeof info - 1);
+		fics_gameinfo(&v, info, sizeof info - 1);
 		strcat(info, "\n");
 	}
 	if (session_var(s, VAR_STYLE) != 12)
-		fics_style1(g, !!session_var(s, VAR_FLIP), board, sizeof board);
+		fics_style1(&v, !!session_var(s, VAR_FLIP), board, sizeof board);
 	else
-		fics_style12(g, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
+		fics_style12(&v, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
 		    board, sizeof board);
 	session_notify(s, "%sYou are now observing game %d.\n%s\n\n%s", info, g->number, header,
 	    board);
@@ -434,6 +435,8 @@ static void broadcast_board(struct game *g)
 
 	/* Sent as a turn begins: everyone sees the clocks as it began. */
 	g->shown_at_ms = g->turn_started_ms;
+	struct fics_game_view v;
+	game_view(g, &v);
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])
 			send_board(g, g->players[c], relation_of(g, (enum color)c));
@@ -445,7 +448,7 @@ static void broadcast_board(struct game *g)
 			continue;
 		}
 		if (!made[ms][flip]) {
-			fics_style12(g, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
+			fics_style12(&v, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
 			made[ms][flip] = true;
 		}
 		session_notify(o, "%s", lines[ms][flip]);
@@ -505,17 +508,20 @@ static void fill_player(struct game *g, enum color c, struct session *s)
 static void announce_start(struct game *g, bool continuing)
 {
 	char creating[FICS_LINE_MAX], intro[FICS_LINE_MAX], board[FICS_BOARD_MAX];
+	struct fics_game_view v;
 
-	fics_creating(g, creating, sizeof creating);
-	fics_game_intro(g, continuing, intro, sizeof intro);
+	game_view(g, &v);
+	fics_creating(&v, creating, sizeof creating);
+	fics_game_intro(&v, continuing, intro, sizeof intro);
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *s = g->players[c];
 		if (!s)
 			continue;
 		if (session_var(s, VAR_STYLE) != 12)
-			fics_style1(g, (c == BLACK) != !!session_var(s, VAR_FLIP), board, sizeof board);
+			fics_style1(&v, (c == BLACK) != !!session_var(s, VAR_FLIP), board,
+			    sizeof board);
 		else
-			fics_style12(g, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
+			fics_style12(&v, relation_of(g, (enum color)c), session_var(s, IVAR_MS),
 			    session_var(s, VAR_FLIP), board, sizeof board);
 		char key[FICS_LINE_MAX] = "";
 		if (!g->user_ids[c] && g->keys[c][0])
@@ -523,7 +529,7 @@ static void announce_start(struct game *g, bool continuing)
 			    "as %s and give it as the password.\n", g->keys[c], g->names[c]);
 		if (session_var(s, IVAR_GAMEINFO)) {
 			char info[FICS_LINE_MAX];
-			fics_gameinfo(g, info, sizeof info);
+			fics_gameinfo(&v, info, sizeof info);
 			session_notify(s, "%s\n%s%s\n%s\n\n%s", info, key, creating, intro, board);
 		} else {
 			session_notify(s, "%s%s\n%s\n\n%s", key, creating, intro, board);
@@ -562,8 +568,10 @@ static void tell_start(struct session *s, void *arg)
 static void announce_watchers(struct game *g, bool continuing)
 {
 	struct start_news n = { .g = g };
+	struct fics_game_view v;
 
-	fics_game_intro(g, continuing, n.intro, sizeof n.intro);
+	game_view(g, &v);
+	fics_game_intro(&v, continuing, n.intro, sizeof n.intro);
 	server_each_session(g->srv, tell_start, &n);
 }
 
@@ -663,9 +671,9 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	clock_format(&g->tc, row.time_control, sizeof row.time_control);
 	if (p->fen)
 		snprintf(row.start_fen, sizeof row.start_fen, "%s", position_start_fen(g->pos));
-	snprintf(row.status, sizeof row.status, "active");
+	row.status = GAME_ACTIVE;
 	row_clocks(g, &row);
-	if (games_count(server_games(srv)) >= GAMES_MAX) {
+	if (games_count(server_games(srv)) >= LIMIT_GAMES) {
 		snprintf(err, errlen, "There are too many games in progress.");
 		game_free(g);
 		return NULL;
@@ -752,7 +760,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	struct db_game row;
 	struct game *g;
 
-	if (db_game_load(server_db(srv), id, &row) <= 0 || strcmp(row.status, "adjourned")) {
+	if (db_game_load(server_db(srv), id, &row) <= 0 || row.status != GAME_ADJOURNED) {
 		snprintf(err, errlen, "There is no such adjourned game.");
 		return NULL;
 	}
@@ -810,8 +818,9 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 		game_free(g);
 		return NULL;
 	}
-	snprintf(row.status, sizeof row.status, "active");
-	row.reason[0] = row.termination[0] = '\0';
+	row.status = GAME_ACTIVE;
+	row.reason[0] = '\0';
+	row.termination = TERMINATION_NONE;
 	snprintf(row.result, sizeof row.result, "*");
 	row_clocks(g, &row);
 	db_game_update(server_db(srv), &row);
@@ -840,7 +849,7 @@ static void adjourn_orphan(void *arg, const struct db_game *row)
 	struct orphans *o = arg;
 	struct db_game g = *row;
 
-	snprintf(g.status, sizeof g.status, "adjourned");
+	g.status = GAME_ADJOURNED;
 	snprintf(g.reason, sizeof g.reason, "Game adjourned when the server stopped");
 	db_game_update(server_db(o->srv), &g);
 	o->count++;
@@ -850,7 +859,7 @@ int games_adjourn_orphans(struct server *srv)
 {
 	struct orphans o = { srv, 0 };
 
-	if (db_games_with_status(server_db(srv), "active", adjourn_orphan, &o) < 0 ||
+	if (db_games_with_status(server_db(srv), GAME_ACTIVE, adjourn_orphan, &o) < 0 ||
 	    db_commit(server_db(srv)) < 0)
 		return -1;
 	if (o.count)
@@ -861,7 +870,7 @@ int games_adjourn_orphans(struct server *srv)
 void games_adjourn_all(struct games *gs, const char *reason)
 {
 	/* Ending a game takes it off by_number, so walk every number. */
-	for (int n = 1; n <= GAMES_MAX && gs->count; n++)
+	for (int n = 1; n <= LIMIT_GAMES && gs->count; n++)
 		if (gs->by_number[n])
 			adjourn_now(gs->by_number[n], reason);
 }
@@ -922,7 +931,7 @@ static void flag_fell(struct game *g)
 	else
 		snprintf(reason, sizeof reason, "%s forfeits on time", g->names[loser]);
 	g->clocks[loser].remaining_ms = 0;
-	end_game(g, r, reason, "time forfeit", "finished");
+	end_game(g, r, reason, TERMINATION_TIME_FORFEIT, GAME_FINISHED);
 }
 
 static bool flagged_now(const struct game *g)
@@ -1003,8 +1012,8 @@ static void tell_result(struct session *s, void *arg)
  * applied, players and observers released.  The game is freed at the end
  * of the pass, so callers may still read it.
  */
-static void end_game(struct game *g, enum result r, const char *reason, const char *termination,
-    const char *status)
+static void end_game(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status)
 {
 	char line[FICS_LINE_MAX];
 	struct db_game row;
@@ -1014,21 +1023,23 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	g->paused_elapsed_ms = elapsed_ms(g);
 	g->over = true;
 	event_del(g->timer);
-	const char *result = !strcmp(status, "finished") ? result_text(r) : "*";
-	fics_end_line(g, reason, result, line, sizeof line);
+	const char *result = status == GAME_FINISHED ? result_text(r) : "*";
+	struct fics_game_view v;
+	game_view(g, &v);
+	fics_end_line(&v, reason, result, line, sizeof line);
 
 	/*
 	 * A game aborted before both sides moved leaves no row: throwaway games
 	 * by the thousand would fill the disk and tell nobody anything.  The
 	 * row was written in this pass or an earlier one; either way it goes.
 	 */
-	if (!strcmp(status, "aborted") && position_ply_count(g->pos) < 2) {
+	if (status == GAME_ABORTED && position_ply_count(g->pos) < 2) {
 		db_game_delete(server_db(g->srv), g->id);
 	} else if (db_game_load(server_db(g->srv), g->id, &row) > 0) {
-		snprintf(row.status, sizeof row.status, "%s", status);
+		row.status = status;
 		snprintf(row.result, sizeof row.result, "%s", result);
 		snprintf(row.reason, sizeof row.reason, "%s", reason);
-		snprintf(row.termination, sizeof row.termination, "%s", termination);
+		row.termination = termination;
 		row.ended = (int64_t)time(NULL);
 		row_clocks(g, &row);
 		db_game_update(server_db(g->srv), &row);
@@ -1036,10 +1047,10 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	/* Each player gets the end line and what it did to their rating together. */
 	char rating_lines[COLOR_NB][128] = { "", "" };
 	/* A deleted account (id 0 now) rates nobody: there is no rating to change. */
-	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && !strcmp(status, "finished") &&
+	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && status == GAME_FINISHED &&
 	    r != RESULT_NONE)
 		apply_ratings(g, r, rating_lines);
-	else if (!strcmp(status, "finished"))
+	else if (status == GAME_FINISHED)
 		for (int c = WHITE; c <= BLACK; c++)
 			snprintf(rating_lines[c], sizeof rating_lines[c], "No ratings adjustment done.");
 	for (int c = WHITE; c <= BLACK; c++)
@@ -1057,15 +1068,22 @@ static void end_game(struct game *g, enum result r, const char *reason, const ch
 	for (int i = 0; i < g->observer_count; i++)
 		session_unobserved(g->observers[i], g);
 	g->observer_count = 0;
-	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id, status, reason, result);
+	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id,
+	    db_game_status_name(status), reason, result);
 	retire(g);
 	/* Tournament games: the tournament records the result. */
-	if (g->tourney_id && !strcmp(status, "aborted"))
+	if (g->tourney_id && status == GAME_ABORTED)
 		tournament_game_aborted(g->srv, g->tourney_id, g->tourney_round, g->tourney_board,
 		    g->aborted_by);
 	else if (g->tourney_id)
 		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
-		    status);
+		    db_game_status_name(status));
+}
+
+/* The usual ending: a result on the board or by the players' agreement. */
+static void finish_game(struct game *g, enum result r, const char *reason)
+{
+	end_game(g, r, reason, TERMINATION_NORMAL, GAME_FINISHED);
 }
 
 /* The FICS end text for an ending decided on the board. */
@@ -1078,22 +1096,22 @@ static void board_ending(struct game *g)
 	switch (t) {
 	case TERM_CHECKMATE:
 		snprintf(reason, sizeof reason, "%s checkmated", g->names[side]);
-		end_game(g, position_result(g->pos), reason, "normal", "finished");
+		finish_game(g, position_result(g->pos), reason);
 		return;
 	case TERM_STALEMATE:
-		end_game(g, RESULT_DRAW, "Game drawn by stalemate", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by stalemate");
 		return;
 	case TERM_DEAD_POSITION:
-		end_game(g, RESULT_DRAW, board_cannot_mate(position_board(g->pos), WHITE) &&
+		finish_game(g, RESULT_DRAW, board_cannot_mate(position_board(g->pos), WHITE) &&
 		    board_cannot_mate(position_board(g->pos), BLACK) ?
 		    "Neither player has mating material" :
-		    "Game drawn because neither player can checkmate", "normal", "finished");
+		    "Game drawn because neither player can checkmate");
 		return;
 	case TERM_FIVEFOLD:
-		end_game(g, RESULT_DRAW, "Game drawn by fivefold repetition", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by fivefold repetition");
 		return;
 	case TERM_SEVENTY_FIVE_MOVES:
-		end_game(g, RESULT_DRAW, "Game drawn by the 75 move rule", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by the 75 move rule");
 		return;
 	case TERM_NONE:
 		return;
@@ -1120,6 +1138,19 @@ static int store_move(struct game *g, const struct db_move *row)
 	return 0;
 }
 
+/*
+ * The colour s plays in g.  The command table hands a player's verbs only
+ * the caller's own live game (CMD_PLAYING), so anything else is a bug.
+ */
+static enum color mover_color(const struct game *g, const struct session *s)
+{
+	int c = game_color_of(g, s);
+
+	if (c < 0 || g->over)
+		fatal("game %d: %s acted in a game it does not play", g->number, session_name(s));
+	return (enum color)c;
+}
+
 /* The colour s plays in g; -1 (after saying so) when s is not playing it. */
 static int player_color(struct game *g, struct session *s)
 {
@@ -1134,11 +1165,7 @@ bool game_move(struct game *g, struct session *s, const char *text)
 {
 	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX];
 	move m;
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return false;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	if (g->paused) {
 		session_printf(s, "The game is paused until %s returns.\n",
 		    g->names[color_other(c)]);
@@ -1222,14 +1249,9 @@ bool game_move(struct game *g, struct session *s, const char *text)
 void game_resign(struct game *g, struct session *s)
 {
 	char reason[64];
-
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	snprintf(reason, sizeof reason, "%s resigns", g->names[c]);
-	end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "normal", "finished");
+	finish_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason);
 }
 
 static const char *offer_name(enum game_offer kind)
@@ -1273,11 +1295,7 @@ static int read_intended_move(const struct game *g, struct session *s, const cha
 void game_draw(struct game *g, struct session *s, const char *move_text)
 {
 	char text[128];
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	/*
 	 * A claim with an intended move (9.2.1, 9.3.1): the move is read once, as
 	 * the player's moves are read, and that very move is played, named by its
@@ -1299,21 +1317,21 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 		int ply = position_ply_count(g->pos);
 		move_format_uci(m, uci);
 		if (game_move(g, s, uci) && !g->over && position_ply_count(g->pos) == ply + 1)
-			end_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ? "Game drawn by repetition" :
-			    "Game drawn by the 50 move rule", "normal", "finished");
+			finish_game(g, RESULT_DRAW, claims & CLAIM_THREEFOLD ?
+			    "Game drawn by repetition" : "Game drawn by the 50 move rule");
 		return;
 	}
 	unsigned claims = c == to_move(g) ? position_claimable(g->pos) : 0;
 	if (claims & CLAIM_THREEFOLD) {
-		end_game(g, RESULT_DRAW, "Game drawn by repetition", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by repetition");
 		return;
 	}
 	if (claims & CLAIM_FIFTY_MOVES) {
-		end_game(g, RESULT_DRAW, "Game drawn by the 50 move rule", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by the 50 move rule");
 		return;
 	}
 	if (g->offers[color_other(c)] & OFFER_DRAW) {
-		end_game(g, RESULT_DRAW, "Game drawn by mutual agreement", "normal", "finished");
+		finish_game(g, RESULT_DRAW, "Game drawn by mutual agreement");
 		return;
 	}
 	snprintf(text, sizeof text, "%s offers you a draw.", g->names[c]);
@@ -1324,11 +1342,7 @@ void game_abort(struct game *g, struct session *s)
 {
 	char text[128];
 
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	/* Before a player has moved, either player may abort alone. */
 	int plies = position_ply_count(g->pos);
 	bool first_move = plies < 2;
@@ -1337,7 +1351,8 @@ void game_abort(struct game *g, struct session *s)
 		g->aborted_by = g->offers[color_other(c)] & OFFER_ABORT ? -1 : first_move ? (int)c :
 		    (int)color_other(c);
 		end_game(g, RESULT_NONE, first_move && !(g->offers[color_other(c)] & OFFER_ABORT) ?
-		    "Game aborted on move 1" : "Game aborted by mutual agreement", "abandoned", "aborted");
+		    "Game aborted on move 1" : "Game aborted by mutual agreement",
+		    TERMINATION_ABANDONED, GAME_ABORTED);
 		return;
 	}
 	snprintf(text, sizeof text, "%s would like to abort the game; type \"abort\" to accept.",
@@ -1348,18 +1363,14 @@ void game_abort(struct game *g, struct session *s)
 /* Saves the game for `resume` later. */
 static void adjourn_now(struct game *g, const char *reason)
 {
-	end_game(g, RESULT_NONE, reason, "unterminated", "adjourned");
+	end_game(g, RESULT_NONE, reason, TERMINATION_UNTERMINATED, GAME_ADJOURNED);
 }
 
 void game_adjourn(struct game *g, struct session *s)
 {
 	char text[128];
 
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	if (g->paused && g->grace_over) {
 		adjourn_now(g, "Game adjourned by disconnection");
 		return;
@@ -1429,11 +1440,7 @@ void game_takeback(struct game *g, struct session *s, int plies)
 {
 	char text[160];
 
-	int ci = player_color(g, s);
-
-	if (ci < 0)
-		return;
-	enum color c = (enum color)ci;
+	enum color c = mover_color(g, s);
 	int have = position_ply_count(g->pos);
 	if (plies < 1 || plies > have) {
 		session_printf(s, "There are only %d half-moves to take back.\n", have);
@@ -1502,7 +1509,7 @@ void game_flag(struct game *g, struct session *s)
 			    "no material to mate", g->names[away], g->names[c]);
 		else
 			snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
-		end_game(g, r, reason, "abandoned", "finished");
+		end_game(g, r, reason, TERMINATION_ABANDONED, GAME_FINISHED);
 		return;
 	}
 	if (flagged_now(g) && to_move(g) != c) {
@@ -1543,12 +1550,13 @@ void game_player_left(struct game *g, struct session *s)
 			adjourn_now(g, "Game adjourned when both players disconnected");
 		else
 			end_game(g, RESULT_NONE, "Game aborted when both players disconnected",
-			    "abandoned", "aborted");
+			    TERMINATION_ABANDONED, GAME_ABORTED);
 		return;
 	}
 	if (position_ply_count(g->pos) < 2) {
 		g->aborted_by = c;
-		end_game(g, RESULT_NONE, "Game aborted on move 1", "abandoned", "aborted");
+		end_game(g, RESULT_NONE, "Game aborted on move 1", TERMINATION_ABANDONED,
+		    GAME_ABORTED);
 		return;
 	}
 	/* Clocks stop while a player is away (both kinds of game), for the grace period. */
@@ -1599,11 +1607,11 @@ void game_account_deleted(struct game *g, int64_t user_id)
 		if (position_ply_count(g->pos) < 2) {
 			snprintf(reason, sizeof reason, "Game aborted: %s's account was deleted",
 			    g->names[c]);
-			end_game(g, RESULT_NONE, reason, "abandoned", "aborted");
+			end_game(g, RESULT_NONE, reason, TERMINATION_ABANDONED, GAME_ABORTED);
 		} else {
 			snprintf(reason, sizeof reason, "%s forfeits: the account was deleted", g->names[c]);
-			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason, "abandoned",
-			    "finished");
+			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason,
+			    TERMINATION_ABANDONED, GAME_FINISHED);
 		}
 	}
 }
@@ -1615,7 +1623,7 @@ int game_observe(struct game *g, struct session *s)
 	for (int i = 0; i < g->observer_count; i++)
 		if (g->observers[i] == s)
 			return 1;
-	if (g->observer_count >= GAME_OBSERVERS_MAX)
+	if (g->observer_count >= LIMIT_GAME_OBSERVERS)
 		return -1;
 	if (g->observer_count == g->observer_cap) {
 		int cap = g->observer_cap ? g->observer_cap * 2 : 8;

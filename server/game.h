@@ -11,18 +11,24 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "limit.h"
+#include "move.h"
 #include "position.h"
 
 struct server;
 struct session;
 struct game;
 struct games;
+struct fics_game_view;
 
-/* Live game numbers run 1..GAMES_MAX, reused, as on FICS. */
-#define GAMES_MAX 20000
-/* Observers of one game, and games one user may observe. */
-#define GAME_OBSERVERS_MAX 100000
-#define GAME_OBSERVE_PER_USER 30
+/* One move played, as the game keeps it (plain data the formats read). */
+struct game_ply {
+	char san[MOVE_TEXT_MAX];
+	char uci[MOVE_TEXT_MAX];
+	int64_t time_ms;	/* thinking time charged */
+	int64_t clock_ms;	/* mover's clock after the move */
+};
+
 
 struct game_params {
 	struct clock_control tc;
@@ -64,7 +70,8 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 struct game *game_resume(struct server *srv, int64_t id, struct session *a, struct session *b,
     char *err, size_t errlen);
 
-/* A player's actions.  Each answers the player itself. */
+/* A player's actions.  Each answers the player itself.  s plays g and g is
+ * live: the command table checked it (CMD_PLAYING) before the handler ran. */
 /* True when the move was played (and stored); false after the line saying why not. */
 bool game_move(struct game *g, struct session *s, const char *text);
 void game_resign(struct game *g, struct session *s);
@@ -106,18 +113,14 @@ int game_color_of(const struct game *g, const struct session *s);
 const struct position *game_position(const struct game *g);
 const struct clock_control *game_clock(const struct game *g);
 bool game_rated(const struct game *g);
-const char *game_rating_text(const struct game *g, enum color c);
 /* Clock time left now for a side, in ms. */
 int64_t game_clock_ms(const struct game *g, enum color c);
-/* Per-ply thinking time and clock after the ply. */
-int64_t game_move_time_ms(const struct game *g, int ply);
-int64_t game_move_clock_ms(const struct game *g, int ply);
-const char *game_move_san(const struct game *g, int ply);
 int64_t game_started(const struct game *g);
-/* The last move in FICS's verbose form ("none" before any), and the file of
- * a double pawn push it made (-1 otherwise). */
-const char *game_last_verbose(const struct game *g);
-int game_last_dpp(const struct game *g);
+/* The mover's clock after a ply. */
+int64_t game_move_clock_ms(const struct game *g, int ply);
+/* The game as the FICS formats show it, as it stands now (clocks included);
+ * valid until the game next changes. */
+void game_view(const struct game *g, struct fics_game_view *v);
 bool game_over(const struct game *g);
 /* Tournament games: the tournament's id, 0 for other games. */
 int64_t game_tourney_id(const struct game *g);

@@ -11,6 +11,7 @@
 
 #include "db.h"
 #include "hasher.h"
+#include "limit.h"
 #include "log.h"
 #include "password.h"
 
@@ -238,7 +239,7 @@ struct hasher_job *hasher_submit(struct hasher *h, const char *password, const c
 		return NULL;
 	bool signup = stored == NULL;
 	pthread_mutex_lock(&h->lock);
-	bool full = signup ? h->signups_queued >= HASHER_SIGNUP_QUEUE_MAX :
+	bool full = signup ? h->signups_queued >= LIMIT_HASHER_SIGNUP_QUEUE :
 	    h->queued >= h->queue_max;
 	pthread_mutex_unlock(&h->lock);
 	if (full || !(job = calloc(1, sizeof *job)))

@@ -15,9 +15,6 @@ struct hasher_job;
  * (with the new hash when one was asked for); for a hash, 0 with it, or -1. */
 typedef void hasher_done_fn(void *arg, int result, const char *hash);
 
-/* Registrations waiting at most; past that, submissions fail and the user is
- * told to retry.  Logins (verifications) queue apart, queue_max of them. */
-#define HASHER_SIGNUP_QUEUE_MAX 16
 
 /* threads workers (at least one); registrations never occupy the last free one. */
 struct hasher *hasher_new(struct event_base *base, int threads, int queue_max);

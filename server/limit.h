@@ -83,5 +83,29 @@
 /* Password checks (logins) waiting or running at most; past it, a login is told
  * the server is busy. */
 #define LIMIT_HASHER_QUEUE 64
+/* Seeks one player may have posted at once. */
+#define LIMIT_SEEKS_PER_USER 3
+
+/* Fixed at build time (arrays are sized by them): */
+/* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */
+#define LIMIT_GAMES 20000
+/* Observers of one game, and games one user may observe. */
+#define LIMIT_GAME_OBSERVERS 100000
+#define LIMIT_OBSERVE_PER_USER 30
+/* How long a closing connection may take to drain its output, and how long
+ * a shutdown waits for every client to take its last output. */
+#define LIMIT_CLOSE_DRAIN_MS 5000
+#define LIMIT_SHUTDOWN_DRAIN_MS 5000
+/* Failed logins are forgotten after this long without another; names and
+ * addresses tracked for them at most (the oldest dropped). */
+#define LIMIT_LOGIN_FAILURE_WINDOW_MS (15 * 60 * 1000)
+#define LIMIT_LOGIN_FAILURE_ENTRIES 100000
+/* Names whose last good login block is remembered, at most. */
+#define LIMIT_LOGIN_TRUSTED_NAMES 100000
+/* Registrations waiting for the hasher at most (logins queue apart, up to
+ * hasher_queue); past it, register tells the user to retry. */
+#define LIMIT_HASHER_SIGNUP_QUEUE 16
+/* Addresses the registration tally holds at once. */
+#define LIMIT_SIGNUP_ADDRESSES 4096
 
 #endif

@@ -216,13 +216,13 @@ static void announce_seek(struct session *s, void *arg)
 
 struct seek *offers_seek(struct offers *o, const struct seek *proto, char *why, size_t len)
 {
-	int mine = 0;
+	int mine = 0, most = server_config(o->srv)->limits.seeks_per_user;
 
 	for (int i = 0; i < o->seek_count; i++)
 		if (o->seeks[i]->owner == proto->owner)
 			mine++;
-	if (mine >= OFFER_SEEKS_PER_USER) {
-		snprintf(why, len, "You can only have %d active seeks.", OFFER_SEEKS_PER_USER);
+	if (mine >= most) {
+		snprintf(why, len, "You can only have %d active seeks.", most);
 		return NULL;
 	}
 	struct seek *sk = malloc(sizeof *sk);

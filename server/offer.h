@@ -15,8 +15,6 @@ struct server;
 struct session;
 struct offers;
 
-/* Seeks one player may have posted at once. */
-#define OFFER_SEEKS_PER_USER 3
 /* Seek and challenge numbers run 1..OFFER_ID_MAX, reused. */
 #define OFFER_ID_MAX 99999
 

@@ -37,14 +37,6 @@
 #include "tls.h"
 #include "tournament.h"
 
-/* How long a shutdown waits for clients to take their last output. */
-#define SERVER_SHUTDOWN_MS 5000
-/* Failed logins are forgotten after this long without another. */
-#define SERVER_FAILURE_WINDOW_MS (15 * 60 * 1000)
-/* Most names and addresses tracked for failed logins (oldest dropped). */
-#define SERVER_FAILURE_ENTRIES_MAX 100000
-/* Most names whose last good login block is remembered. */
-#define SERVER_TRUSTED_NAMES_MAX 100000
 /* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
  * per block; connections per IPv4 address (NAT puts many people behind one
  * address, and a /24 holds many such) and per IPv6 /64. */
@@ -204,7 +196,7 @@ static void tally_drop(struct server *srv, void **tree, struct tally *t)
 /* Forgets old failures; drops the record when nothing is left in it. */
 static void tally_settle(struct server *srv, void **tree, struct tally *t)
 {
-	if (t->failures && server_now_ms(srv) - t->last_failure_ms > SERVER_FAILURE_WINDOW_MS)
+	if (t->failures && server_now_ms(srv) - t->last_failure_ms > LIMIT_LOGIN_FAILURE_WINDOW_MS)
 		t->failures = 0;
 	if (!t->conns && !t->failures && !t->checking)
 		tally_drop(srv, tree, t);
@@ -233,7 +225,7 @@ static int delay_for(const struct server *srv, const struct tally *t, int64_t no
 	const struct limits *lim = &srv->cfg->limits;
 
 	if (!t || t->failures < lim->login_free_failures || now - t->last_failure_ms >
-	    SERVER_FAILURE_WINDOW_MS)
+	    LIMIT_LOGIN_FAILURE_WINDOW_MS)
 		return 0;
 	int64_t delay = lim->login_delay_base_ms;
 	for (int i = lim->login_free_failures; i < t->failures && delay < lim->login_delay_max_ms; i++)
@@ -295,7 +287,7 @@ int server_login_begin(struct server *srv, const char *name, const char *addr, b
 	if (owed > 0)
 		return owed;
 	/* Past the cap, stop tracking new names rather than grow without bound. */
-	bool room = srv->tally_count < SERVER_FAILURE_ENTRIES_MAX;
+	bool room = srv->tally_count < LIMIT_LOGIN_FAILURE_ENTRIES;
 	if (!n)
 		n = tally_get(srv, &srv->names, name, room);
 	charge(failures_of(srv, addr, true), now);
@@ -339,7 +331,7 @@ void server_login_succeeded(struct server *srv, const char *name, const char *ad
 	struct tally *t = tally_get(srv, &srv->trusted, name, false);
 
 	/* Trust has a count of its own, so it never crowds out the failure tallies. */
-	if (!t && srv->trusted_count < SERVER_TRUSTED_NAMES_MAX &&
+	if (!t && srv->trusted_count < LIMIT_LOGIN_TRUSTED_NAMES &&
 	    (t = tally_get(srv, &srv->trusted, name, true))) {
 		srv->tally_count--;
 		srv->trusted_count++;
@@ -761,7 +753,8 @@ static void begin_shutdown(struct server *srv, const char *why)
 		}
 	}
 	free(all);
-	struct timeval tv = { SERVER_SHUTDOWN_MS / 1000, (SERVER_SHUTDOWN_MS % 1000) * 1000 };
+	struct timeval tv = { LIMIT_SHUTDOWN_DRAIN_MS / 1000,
+	    (LIMIT_SHUTDOWN_DRAIN_MS % 1000) * 1000 };
 	evtimer_add(srv->shutdown_timer, &tv);
 	if (!srv->conns.count)
 		srv->done = true;

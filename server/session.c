@@ -318,9 +318,9 @@ int session_observe(struct session *s, struct game *g)
 {
 	if (session_observing(s, g))
 		return 1;
-	if (s->observed_count >= GAME_OBSERVE_PER_USER)
+	if (s->observed_count >= LIMIT_OBSERVE_PER_USER)
 		return -1;
-	if (!s->observed && !(s->observed = calloc(GAME_OBSERVE_PER_USER, sizeof *s->observed)))
+	if (!s->observed && !(s->observed = calloc(LIMIT_OBSERVE_PER_USER, sizeof *s->observed)))
 		return -1;
 	if (game_observe(g, s) < 0)
 		return -1;

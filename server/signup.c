@@ -12,7 +12,7 @@ struct signup {
 };
 
 struct signups {
-	struct signup slots[SIGNUP_ADDRESSES_MAX];
+	struct signup slots[LIMIT_SIGNUP_ADDRESSES];
 };
 
 struct signups *signups_new(void)
@@ -46,9 +46,9 @@ static struct signup *slot_of(struct signups *su, const char *addr, int64_t now_
 
 	/* IPv4 as it is; IPv6 by its /64, where one subscriber has every address. */
 	address_block(addr, 32, 64, key, sizeof key);
-	uint32_t start = key_hash(key) % SIGNUP_ADDRESSES_MAX;
-	for (uint32_t i = 0; i < SIGNUP_ADDRESSES_MAX; i++) {
-		struct signup *e = &su->slots[(start + i) % SIGNUP_ADDRESSES_MAX];
+	uint32_t start = key_hash(key) % LIMIT_SIGNUP_ADDRESSES;
+	for (uint32_t i = 0; i < LIMIT_SIGNUP_ADDRESSES; i++) {
+		struct signup *e = &su->slots[(start + i) % LIMIT_SIGNUP_ADDRESSES];
 		bool expired = e->key[0] && now_ms - e->window_start_ms >= SIGNUP_WINDOW_MS;
 		if (e->key[0] && !strcmp(e->key, key)) {
 			if (expired) {

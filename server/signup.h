@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Addresses tallied at most at once. */
-#define SIGNUP_ADDRESSES_MAX 4096
+#include "limit.h"
+
 #define SIGNUP_WINDOW_MS (60 * 60 * 1000)
 
 struct signups;

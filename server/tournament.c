@@ -995,7 +995,7 @@ static void load_boards(struct tournament *t)
 		if (bd->deadline_ms < back)
 			bd->deadline_ms = back;
 		bd->adjourned = bd->game_id && db_game_load(db_of(t), bd->game_id, &row) > 0 &&
-		    !strcmp(row.status, "adjourned");
+		    row.status == GAME_ADJOURNED;
 		if (!bd->adjourned)
 			bd->game_id = 0;
 		save_board(t, c->rounds_paired, b);

@@ -46,7 +46,7 @@
 #include "movegen.h"
 
 #define GAMES_DEFAULT 1000
-#define GAMES_LIMIT 20000		/* chessd's GAMES_MAX */
+#define GAMES_LIMIT 20000		/* chessd's LIMIT_GAMES */
 #define OBSERVERS_DEFAULT 0
 #define MOVES_DEFAULT 40
 #define MOVES_LIMIT 1000

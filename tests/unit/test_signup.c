@@ -55,7 +55,7 @@ static void test_full_table_refuses(void **state)
 	char addr[32];
 
 	(void)state;
-	for (int i = 0; i < SIGNUP_ADDRESSES_MAX; i++) {
+	for (int i = 0; i < LIMIT_SIGNUP_ADDRESSES; i++) {
 		snprintf(addr, sizeof addr, "10.%d.%d.1", i / 256, i % 256);
 		signups_count(su, addr, 0);
 	}
