@@ -47,7 +47,7 @@ struct ui {
 	struct game_view *view;
 	struct event *stdin_ev, *tick, *sigwinch, *sigint;
 	bool editing;			/* libedit owns the input line */
-	bool accepted;			/* a line was accepted and no key typed since */
+	bool accepted;			/* on_input is handling a line */
 	bool confirm_resign;
 	char premove[INPUT_LINE_MAX];
 	char *messages[UI_MESSAGE_LINES];
@@ -164,13 +164,10 @@ static bool send_request(struct ui *u, const char *command, enum request_kind ki
 static void restore_input(struct ui *u)
 {
 	/*
-	 * Until the next key libedit still holds the line just accepted and
-	 * would draw it again; what it has on screen is an empty line after the
-	 * prompt, so that is what is drawn.
+	 * While a line is being accepted libedit still holds it, and would draw
+	 * it again; the prompt comes back fresh once the handler is reinstalled.
 	 */
-	if (u->editing && u->accepted)
-		fputs(UI_PROMPT, stdout);
-	else if (u->editing)
+	if (u->editing && !u->accepted)
 		rl_forced_update_display();
 	fflush(stdout);
 }
@@ -341,6 +338,16 @@ static void stdin_cb(evutil_socket_t fd, short what, void *arg)
 	(void)arg;
 	the_ui->accepted = false;
 	rl_callback_read_char();
+	/*
+	 * libedit keeps an accepted line in its buffer and, by its own idea of
+	 * the screen, prints it again with the next one: starting the handler
+	 * afresh empties both, as at the first prompt.
+	 */
+	if (the_ui->accepted && the_ui->editing) {
+		rl_callback_handler_remove();
+		rl_callback_handler_install(UI_PROMPT, on_input);
+		the_ui->accepted = false;
+	}
 }
 
 static void tick_cb(evutil_socket_t fd, short what, void *arg)

@@ -368,11 +368,18 @@ class TestScreen(ClientTestCase):
         srv = self.start_server()
         self.start_guest_screen(srv.port, "--plain")
         self.wait_screen(r"Starting FICS session as Guest")
-        self.tmux("send-keys", "-t", "play", "finger", "Enter")
-        _, text = self.wait_screen(r"Finger of Guest")
-        lines = [l.rstrip() for l in text.splitlines()]
-        self.assertEqual(sum(1 for l in lines if l.endswith("finger")), 1, text)
-        self.assertIn("> finger", lines, text)
+        # Each of several commands once, where it was typed; the reply after it,
+        # and a bare prompt (not the last command again) at the end.
+        for command, reply in (("finger", r"Finger of Guest"), ("date", r"^GMT "),
+                               ("uptime", r"[Uu]p for")):
+            self.tmux("send-keys", "-t", "play", command, "Enter")
+            _, text = self.wait_screen(reply)
+            time.sleep(0.3)
+            text = self.screen()
+            lines = [l.rstrip() for l in text.splitlines() if l.strip()]
+            self.assertEqual(sum(1 for l in lines if l.endswith(command)), 1, text)
+            self.assertIn("> " + command, lines, text)
+            self.assertEqual(lines[-1], ">", text)
 
     def raw_user(self, srv, name, password):
         """A scripted opponent over a raw socket (plain port)."""
