@@ -1077,7 +1077,7 @@ static void end_game(struct game *g, enum result r, const char *reason,
 		    g->aborted_by);
 	else if (g->tourney_id)
 		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
-		    db_game_status_name(status));
+		    status);
 }
 
 /* The usual ending: a result on the board or by the players' agreement. */

@@ -842,7 +842,7 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 }
 
 void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
-    int64_t game_id, enum result r, const char *status)
+    int64_t game_id, enum result r, enum game_status status)
 {
 	struct tournaments *ts = server_tournaments(srv);
 	struct tournament *t = ts ? tournaments_find(ts, tourney_id) : NULL;
@@ -854,18 +854,18 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 		return;
 	}
 	struct tboard *bd = &t->boards[board - 1];
-	if (!strcmp(status, "finished") && r != RESULT_NONE) {
+	if (status == GAME_FINISHED && r != RESULT_NONE) {
 		bd->game_id = game_id;
 		record_result(t, board - 1, r == RESULT_WHITE_WINS ? TOURNEY_RESULT_WHITE_WINS :
 		    r == RESULT_BLACK_WINS ? TOURNEY_RESULT_BLACK_WINS : TOURNEY_RESULT_DRAW, NULL);
 	} else {
-		bool adjourned = !strcmp(status, "adjourned");
+		bool adjourned = status == GAME_ADJOURNED;
 		*bd = (struct tboard){ .state = BOARD_WAITING, .adjourned = adjourned,
 		    .game_id = adjourned ? game_id : 0,
 		    .deadline_ms = server_now_ms(srv) + forfeit_ms(t) };
 		save_board(t, round, board - 1);
 		announce(t, "round %d board %d: the game was %s; it %s when both players are here.",
-		    round, board, status, adjourned ? "continues" : "starts again");
+		    round, board, db_game_status_name(status), adjourned ? "continues" : "starts again");
 	}
 	schedule(ts, 0);
 }

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "db.h"
+
 #include "position.h"
 #include "tiebreak.h"
 #include "tourney.h"
@@ -63,7 +65,7 @@ void tournaments_each(struct tournaments *ts, void (*fn)(struct tournament *t, v
 
 /* game.c calls this when a tournament game ends (status finished, adjourned, aborted). */
 void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
-    int64_t game_id, enum result r, const char *status);
+    int64_t game_id, enum result r, enum game_status status);
 /* ... and this instead when it was aborted, by `by` (a colour, or -1 for both). */
 void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, int board, int by);
 
