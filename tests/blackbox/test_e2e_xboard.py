@@ -58,52 +58,62 @@ def uci_of_verbose(verbose, white_moved):
     return m.group(1) + m.group(2) + (m.group(3) or "").lower()
 
 
+def start_xboard(test, srv, logon_text, *extra):
+    """xboard in ICS mode under a fresh Xvfb, logging in with logon_text, with
+    zippy and fairymax (behind ENGINE_FILTER) and a -debug log; stopped at
+    cleanup.  Returns the process, a function reading the debug log, and the display."""
+    xboard, engine = X.need(test, "xboard", "fairymax")
+    work = srv.workdir
+    logon = os.path.join(work, "logon.txt")
+    with open(logon, "w") as f:
+        f.write(logon_text)
+    debug = os.path.join(work, "xboard-debug.log")
+    shim = os.path.join(work, "engine_filter.py")
+    with open(shim, "w") as f:
+        f.write(ENGINE_FILTER)
+    engine_cmd = "%s %s %s" % (sys.executable, shim, engine)
+
+    display = X.Display(test)
+    test.addCleanup(display.stop)
+    proc = subprocess.Popen(
+        [xboard, "-ics", "-icshost", "127.0.0.1", "-icsport", str(srv.port),
+         "-icslogon", logon, "-zp", "-fcp", engine_cmd, "-fd", work,
+         "-debug", "-nameOfDebugFile", debug, "-size", "medium", "-autoflag", "false",
+         "-xexit", "-popupExitMessage", "false", "-noChessProgram", "false",
+         "-internetChessServerInputBox", "false", "-icsAlarm", "false",
+         "-autoComment", "false", "-autoObserve", "false",
+         "-zippyTalk", "false", "-zippyPassword", "", "-zippyAcceptOnly", ""] + list(extra),
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=display.env(), cwd=work)
+
+    def stop_xboard():
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        proc.stdin.close()
+    test.addCleanup(stop_xboard)
+
+    def debug_text():
+        try:
+            with open(debug, encoding="latin-1") as f:
+                return f.read()
+        except OSError:
+            return ""
+    return proc, debug_text, display
+
+
 class XboardTest(H.ChessdTestCase):
     def test_whole_game(self):
-        xboard, engine = X.need(self, "xboard", "fairymax")
         if not os.access(CHESS_RULES, os.X_OK):
             self.fail("chess-rules not found at %s (set CHESS_RULES)" % CHESS_RULES)
         srv = self.start_server(config={"commands_per_sec": 1000, "command_burst": 1000}, tls=False)
         srv.useradd("xbplayer", "xbsecret")
-        work = srv.workdir
-        logon = os.path.join(work, "logon.txt")
-        with open(logon, "w") as f:
-            f.write("xbplayer\nxbsecret\n")
-        debug = os.path.join(work, "xboard-debug.log")
-        shim = os.path.join(work, "engine_filter.py")
-        with open(shim, "w") as f:
-            f.write(ENGINE_FILTER)
-        engine_cmd = "%s %s %s" % (sys.executable, shim, engine)
-
-        display = X.Display(self)
-        self.addCleanup(display.stop)
-        proc = subprocess.Popen(
-            [xboard, "-ics", "-icshost", "127.0.0.1", "-icsport", str(srv.port),
-             "-icslogon", logon, "-zp", "-fcp", engine_cmd, "-fd", work,
-             "-debug", "-nameOfDebugFile", debug, "-size", "medium", "-autoflag", "false",
-             "-xexit", "-popupExitMessage", "false", "-noChessProgram", "false",
-             "-internetChessServerInputBox", "false", "-icsAlarm", "false",
-             "-autoComment", "false", "-autoObserve", "false", "-showCoords", "true",
-             "-zippyTalk", "false", "-zippyPassword", "", "-zippyAcceptOnly", ""],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env=display.env(), cwd=work)
-
-        def stop_xboard():
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-        self.addCleanup(stop_xboard)
-
-        def debug_text():
-            try:
-                with open(debug, encoding="latin-1") as f:
-                    return f.read()
-            except OSError:
-                return ""
+        proc, debug_text, display = start_xboard(self, srv, "xbplayer\nxbsecret\n",
+                                                 "-showCoords", "true")
 
         # xboard logs in from the logon file; wait for the session.
         opp = self.guest(srv)

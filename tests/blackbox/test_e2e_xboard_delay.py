@@ -15,7 +15,6 @@ Missing programs fail the test with the package to install.
 """
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -24,7 +23,6 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import chessd_harness as H  # noqa: E402
-import e2e_x11 as X  # noqa: E402
 import test_e2e_xboard as XB  # noqa: E402
 
 T = XB.T
@@ -48,58 +46,19 @@ def taken_ms(text):
 
 class XboardDelayTest(H.ChessdTestCase):
     def test_delay_game_clocks(self):
-        xboard, engine = X.need(self, "xboard", "fairymax")
         if not os.access(XB.CHESS_RULES, os.X_OK):
             self.fail("chess-rules not found at %s (set CHESS_RULES)" % XB.CHESS_RULES)
         srv = self.start_server(config={"commands_per_sec": 1000, "command_burst": 1000}, tls=False)
         srv.useradd("xbplayer", "xbsecret")
-        work = srv.workdir
-        logon = os.path.join(work, "logon.txt")
-        # zippy answers only challenges whose time is "minutes increment", and
-        # a 5d3 challenge says "5d3": xboard's logon script seeks the game instead.
-        with open(logon, "w") as f:
-            f.write("xbplayer\nxbsecret\nseek 5d3 unrated black\n")
-        debug = os.path.join(work, "xboard-debug.log")
-        shim = os.path.join(work, "engine_filter.py")
-        with open(shim, "w") as f:
-            f.write(XB.ENGINE_FILTER)
-        engine_cmd = "%s %s %s" % (sys.executable, shim, engine)
-
         opp = self.guest(srv)
         for line in ("style 12", "iset ms 1", "iset seekinfo 1"):
             opp.send_line(line)
             opp.expect_prompt(T)
 
-        display = X.Display(self)
-        self.addCleanup(display.stop)
-        proc = subprocess.Popen(
-            [xboard, "-ics", "-icshost", "127.0.0.1", "-icsport", str(srv.port),
-             "-icslogon", logon, "-zp", "-fcp", engine_cmd, "-fd", work,
-             "-debug", "-nameOfDebugFile", debug, "-size", "medium", "-autoflag", "false",
-             "-xexit", "-popupExitMessage", "false", "-noChessProgram", "false",
-             "-internetChessServerInputBox", "false", "-icsAlarm", "false",
-             "-autoComment", "false", "-autoObserve", "false",
-             "-zippyTalk", "false", "-zippyPassword", "", "-zippyAcceptOnly", ""],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env=display.env(), cwd=work)
-
-        def stop_xboard():
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            proc.stdin.close()
-        self.addCleanup(stop_xboard)
-
-        def debug_text():
-            try:
-                with open(debug, encoding="latin-1") as f:
-                    return f.read()
-            except OSError:
-                return ""
+        # zippy answers only challenges whose time is "minutes increment", and
+        # a 5d3 challenge says "5d3": xboard's logon script seeks the game instead.
+        proc, debug_text, _ = XB.start_xboard(self, srv,
+                                              "xbplayer\nxbsecret\nseek 5d3 unrated black\n")
 
         def wait_log(pattern, what):
             deadline = time.monotonic() + T
