@@ -162,9 +162,11 @@ class FloodOutputTest(ChessdTestCase):
     def test_flood_with_default_limits(self):
         srv = self.start_server(tls=False, )
         st = self.flood(srv)
-        # Each victim was offered more than the per-client hard limit: a reader heard it.
-        self.assertGreater(st["heard"], 4 * MIB, "no flood: no test")
         if not st["asan"]:
+            # Each victim was offered more than the per-client hard limit: a
+            # reader heard it.  (An ASan server is too slow to make that flood,
+            # and its RSS is ASan's quarantine: only the logins are checked.)
+            self.assertGreater(st["heard"], 4 * MIB, "no flood: no test")
             self.assertLess(st["rss_max"] - st["rss_start"], RSS_BOUND,
                             "RSS grew by %.0f MiB" % ((st["rss_max"] - st["rss_start"]) / MIB))
         self.check_logins(st)
