@@ -73,7 +73,12 @@ class XboardDelayTest(H.ChessdTestCase):
 
         wait_log(r"Starting FICS session as xbplayer", "login")
         opp.expect(re.compile(rb"<s> (\d+) w=xbplayer [^\n]* t=5 i=0 r=u [^\n]* c=B "), T)
-        opp.send_line("play %d" % int(opp.match.group(1)))
+        seek = int(opp.match.group(1))
+        # The logon script's seek goes out before xboard's own set-up (style 12
+        # and the rest, which it sends once it sees the session start): a game
+        # begun before that would reach xboard as a style 1 board.
+        wait_log(r"Width set to \d+\.", "the end of xboard's set-up")
+        opp.send_line("play %d" % seek)
         opp.expect(re.compile(rb"Creating: %s \([^)]*\) xbplayer \([^)]*\) unrated blitz 5 0\n\r" %
                               opp.name.encode()), T)
         opp.expect(S12_RE, T)
