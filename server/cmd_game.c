@@ -76,7 +76,7 @@ static void cmd_say(struct session *s, const struct cmd_args *a)
 		name = game_player_name(g, color_other((enum color)c));
 	} else if (*session_last_opponent(s)) {
 		name = session_last_opponent(s);
-		to = server_find_session(session_server(s), name);
+		to = session_last_opponent_online(s);
 	}
 	if (!name) {
 		session_printf(s, "I don't know whom to say that to.\n");

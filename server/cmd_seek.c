@@ -435,7 +435,7 @@ static void cmd_pending(struct session *s, const struct cmd_args *a)
 static void cmd_rematch(struct session *s, const struct cmd_args *a)
 {
 	const struct match_terms *t = session_last_terms(s);
-	struct session *to = server_find_session(session_server(s), session_last_opponent(s));
+	struct session *to = session_last_opponent_online(s);
 
 	(void)a;
 	if (!t->valid || !*session_last_opponent(s)) {

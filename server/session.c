@@ -86,6 +86,8 @@ struct session {
 	int alias_count;
 	char last_tell[SESSION_NAME_MAX + 1];
 	char last_opponent[SESSION_NAME_MAX + 1];
+	int64_t last_opponent_user;	/* their account, or 0 for a guest ... */
+	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
 	char following[SESSION_NAME_MAX + 1];
 	struct game *game;		/* being played */
 	struct match_terms last_terms;
@@ -275,12 +277,21 @@ struct game *session_observed_at(const struct session *s, int i) { return s->obs
 const char *session_following(const struct session *s) { return s->following; }
 const char *session_last_opponent(const struct session *s) { return s->last_opponent; }
 
+/* Who s last played: the name to show, and the identity behind it. */
+static void set_last_opponent(struct session *s, const struct session *o, const char *name)
+{
+	snprintf(s->last_opponent, sizeof s->last_opponent, "%s", name);
+	s->last_opponent_user = o ? o->user_id : 0;
+	s->last_opponent_conn = o && !o->user_id ? conn_id(o->conn) : 0;
+}
+
 void session_set_game(struct session *s, struct game *g)
 {
 	if (g) {
 		int c = game_color_of(g, s);
 		if (c >= 0)
-			session_set_last_opponent(s, game_player_name(g, color_other((enum color)c)));
+			set_last_opponent(s, game_player(g, color_other((enum color)c)),
+			    game_player_name(g, color_other((enum color)c)));
 	}
 	s->game = g;
 }
@@ -301,9 +312,17 @@ void session_set_following(struct session *s, const char *name)
 	snprintf(s->following, sizeof s->following, "%s", name ? name : "");
 }
 
-void session_set_last_opponent(struct session *s, const char *name)
+struct session *session_last_opponent_online(struct session *s)
 {
-	snprintf(s->last_opponent, sizeof s->last_opponent, "%s", name);
+	struct session *o = server_find_session(s->srv, s->last_opponent);
+
+	if (!o || !*s->last_opponent)
+		return NULL;
+	/* The name alone could now be someone else's (a guest name given again). */
+	if (s->last_opponent_user ? o->user_id != s->last_opponent_user :
+	    conn_id(o->conn) != s->last_opponent_conn)
+		return NULL;
+	return o;
 }
 
 bool session_observing(const struct session *s, const struct game *g)

@@ -157,7 +157,8 @@ const char *session_following(const struct session *s);
 void session_set_following(struct session *s, const char *name);
 /* The opponent of this session's last game, for "say" after it ended. */
 const char *session_last_opponent(const struct session *s);
-void session_set_last_opponent(struct session *s, const char *name);
+/* The session of the last opponent if that same account or guest session is online. */
+struct session *session_last_opponent_online(struct session *s);
 
 /* The terms of this session's last game, for "rematch". */
 struct match_terms {
