@@ -25,6 +25,8 @@ void config_defaults(struct config *c)
 	c->data_dir = dup_or_die("./chessd-data");
 	c->port = 5000;
 	c->tls_port = 5001;
+	c->http_port = 8080;
+	c->https_port = 8443;
 	c->registration_open = true;
 	c->server_name = dup_or_die("chessd");
 	c->limits = (struct limits){
@@ -60,6 +62,12 @@ void config_defaults(struct config *c)
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
 		.seeks_per_user = LIMIT_SEEKS_PER_USER,
+		.http_request_line_bytes = LIMIT_HTTP_REQUEST_LINE_BYTES,
+		.http_header_bytes = LIMIT_HTTP_HEADER_BYTES,
+		.web_streams_per_address = LIMIT_WEB_STREAMS_PER_ADDRESS,
+		.web_streams = LIMIT_WEB_STREAMS,
+		.web_heartbeat_ms = LIMIT_WEB_HEARTBEAT_MS,
+		.web_games_per_request = LIMIT_WEB_GAMES_PER_REQUEST,
 	};
 }
 
@@ -83,6 +91,9 @@ static const struct int_key {
 	{ #field, offsetof(struct config, limits) + offsetof(struct limits, field), lo, hi }
 	{ "port", offsetof(struct config, port), 0, 65535 },
 	{ "tls_port", offsetof(struct config, tls_port), 0, 65535 },
+	{ "http_port", offsetof(struct config, http_port), 0, 65535 },
+	{ "https_port", offsetof(struct config, https_port), 0, 65535 },
+	{ "public_delay_s", offsetof(struct config, public_delay_s), 0, 86400 },
 	LIMIT_KEY(line_bytes, 16, 65536),
 	LIMIT_KEY(clients, 1, 1000000),
 	LIMIT_KEY(clients_per_address, 1, 1000000),
@@ -115,6 +126,12 @@ static const struct int_key {
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
 	LIMIT_KEY(seeks_per_user, 1, 1000),
+	LIMIT_KEY(http_request_line_bytes, 64, 65536),
+	LIMIT_KEY(http_header_bytes, 256, 1 << 20),
+	LIMIT_KEY(web_streams_per_address, 1, 1000000),
+	LIMIT_KEY(web_streams, 1, 1000000),
+	LIMIT_KEY(web_heartbeat_ms, 100, 3600000),
+	LIMIT_KEY(web_games_per_request, 1, 1000000),
 #undef LIMIT_KEY
 };
 

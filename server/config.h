@@ -38,6 +38,12 @@ struct limits {
 	int unwinnable_nodes;
 	int hasher_queue;
 	int seeks_per_user;
+	int http_request_line_bytes;
+	int http_header_bytes;
+	int web_streams_per_address;
+	int web_streams;
+	int web_heartbeat_ms;
+	int web_games_per_request;
 };
 
 struct config {
@@ -45,6 +51,9 @@ struct config {
 	char *bind;		/* NULL: all addresses */
 	int port;		/* 0: no plain listener */
 	int tls_port;		/* 0: no TLS listener */
+	int http_port;		/* 0: no plain web listener */
+	int https_port;		/* 0: no HTTPS listener */
+	int public_delay_s;	/* live moves reach the web this much later */
 	char *cert_file, *key_file;
 	bool registration_open;
 	char *server_name;	/* in the banner */

@@ -20,6 +20,7 @@
 #include "server.h"
 #include "session.h"
 #include "tournament.h"
+#include "web.h"
 
 /* What the game keeps per ply beyond the move itself. */
 struct game {
@@ -239,6 +240,11 @@ int game_observer_count(const struct game *g) { return g->observer_count; }
 bool game_over(const struct game *g) { return g->over; }
 int64_t game_tourney_id(const struct game *g) { return g->tourney_id; }
 
+void game_rating_texts(const struct game *g, char out[COLOR_NB][8])
+{
+	memcpy(out, g->rating_text, sizeof g->rating_text);
+}
+
 int game_color_of(const struct game *g, const struct session *s)
 {
 	if (s && g->players[WHITE] == s)
@@ -372,6 +378,7 @@ static void stamp_turn(struct game *g)
 {
 	struct session *p = g->players[to_move(g)];
 
+	web_game_changed(server_web(g->srv), g);
 	if (p && !g->over)
 		session_board_sent(p);
 }
@@ -1070,6 +1077,7 @@ static void end_game(struct game *g, enum result r, const char *reason,
 	g->observer_count = 0;
 	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id,
 	    db_game_status_name(status), reason, result);
+	web_game_over(server_web(g->srv), g, r, termination, status);
 	retire(g);
 	/* Tournament games: the tournament records the result. */
 	if (g->tourney_id && status == GAME_ABORTED)

@@ -108,6 +108,8 @@ int game_number(const struct game *g);
 int64_t game_id(const struct game *g);
 const char *game_player_name(const struct game *g, enum color c);
 struct session *game_player(const struct game *g, enum color c);
+/* The players' ratings as FICS shows them ("1517", "1517P", "----", "++++"). */
+void game_rating_texts(const struct game *g, char out[COLOR_NB][8]);
 /* The colour s plays, or -1 when s is not a player. */
 int game_color_of(const struct game *g, const struct session *s);
 const struct position *game_position(const struct game *g);

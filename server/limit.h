@@ -85,6 +85,19 @@
 #define LIMIT_HASHER_QUEUE 64
 /* Seeks one player may have posted at once. */
 #define LIMIT_SEEKS_PER_USER 3
+/* HTTP: the request line (method, path and query) and all header lines of one
+ * request, in bytes; a longer line gets 414, longer headers 431, and a head
+ * past both together is cut off with 413 before it is read to the end. */
+#define LIMIT_HTTP_REQUEST_LINE_BYTES 2048
+#define LIMIT_HTTP_HEADER_BYTES 8192
+/* Live web streams (SSE or ndjson) from one address, and in all. */
+#define LIMIT_WEB_STREAMS_PER_ADDRESS 64
+#define LIMIT_WEB_STREAMS 20000
+/* A web stream with nothing to say gets a comment this often, so that
+ * proxies keep it open and a reader that went away is found out. */
+#define LIMIT_WEB_HEARTBEAT_MS 20000
+/* Stored games one /api/games/user request reads, newest first, at most. */
+#define LIMIT_WEB_GAMES_PER_REQUEST 1000
 
 /* Fixed at build time (arrays are sized by them): */
 /* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */

@@ -24,6 +24,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: chessd [--data DIR] [--port N] [--tls-port N] [--bind ADDR] [--config FILE]\n"
+	    "              [--http-port N] [--https-port N]\n"
 	    "              [--cert FILE --key FILE] [--debug]\n"
 	    "       chessd [--data DIR] useradd NAME [--admin]   (password on stdin)\n"
 	    "       chessd [--data DIR] passwd NAME              (password on stdin)\n"
@@ -154,6 +155,8 @@ int main(int argc, char **argv)
 		{ "data", required_argument, NULL, 'd' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "tls-port", required_argument, NULL, 't' },
+		{ "http-port", required_argument, NULL, 'w' },
+		{ "https-port", required_argument, NULL, 'W' },
 		{ "bind", required_argument, NULL, 'b' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "cert", required_argument, NULL, 'C' },
@@ -164,7 +167,7 @@ int main(int argc, char **argv)
 	};
 	static const char *const keys[] = {
 		['d'] = "data", ['p'] = "port", ['t'] = "tls_port", ['b'] = "bind",
-		['C'] = "cert", ['K'] = "key",
+		['C'] = "cert", ['K'] = "key", ['w'] = "http_port", ['W'] = "https_port",
 	};
 	struct config cfg;
 	char err[512];
@@ -182,6 +185,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': case 'p': case 't': case 'b': case 'C': case 'K':
+		case 'w': case 'W':
 			if (config_set(&cfg, keys[opt], optarg, err, sizeof err) < 0) {
 				fprintf(stderr, "chessd: --%s: %s\n", keys[opt], err);
 				config_free(&cfg);

@@ -36,6 +36,7 @@
 #include "syncer.h"
 #include "tls.h"
 #include "tournament.h"
+#include "web.h"
 
 /* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
  * per block; connections per IPv4 address (NAT puts many people behind one
@@ -75,6 +76,7 @@ struct server {
 	struct games *games;
 	struct offers *offers;
 	struct tournaments *tournaments;
+	struct web *web;
 	int lock_fd;
 	struct conn_list conns, dirty, closed, holding;
 	struct backlog *backlog;	/* output queued on every connection */
@@ -117,6 +119,7 @@ struct db *server_db(struct server *srv) { return srv->db; }
 struct games *server_games(struct server *srv) { return srv->games; }
 struct tournaments *server_tournaments(struct server *srv) { return srv->tournaments; }
 struct offers *server_offers(struct server *srv) { return srv->offers; }
+struct web *server_web(struct server *srv) { return srv->web; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 struct signups *server_signups(struct server *srv) { return srv->signups; }
 struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
@@ -514,6 +517,7 @@ static void pass_end(struct server *srv)
 			fatal("out of memory tracking held output");
 	}
 	srv->dirty.count = 0;
+	web_pass_end(srv->web, need, srv->durable_seq);
 	for (size_t i = 0; i < srv->closed.count; i++)
 		release(srv, srv->closed.items[i]);
 	srv->closed.count = 0;
@@ -545,6 +549,7 @@ static void durable(void *arg, uint64_t seq)
 		else
 			srv->holding.items[i] = srv->holding.items[--srv->holding.count];
 	}
+	web_durable(srv->web, seq);
 }
 
 static void refuse(int fd, bool tls, const char *why)
@@ -818,7 +823,7 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	snprintf(path, sizeof path, "%s/chess.db", cfg->data_dir);
 	if (!(srv->db = db_open(path, err, errlen)))
 		goto fail;
-	if (cfg->tls_port) {
+	if (cfg->tls_port || cfg->https_port) {
 		if (!(srv->tls = tls_new(cfg->data_dir, cfg->cert_file, cfg->key_file, err, errlen)))
 			goto fail;
 		log_info("TLS certificate %s", tls_fingerprint(srv->tls));
@@ -855,6 +860,8 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	if (cfg->port && !(srv->plain = listen_on(srv, cfg->port, accept_plain, err, errlen)))
 		goto fail;
 	if (cfg->tls_port && !(srv->secure = listen_on(srv, cfg->tls_port, accept_tls, err, errlen)))
+		goto fail;
+	if (!(srv->web = web_new(srv, srv->tls, err, errlen)))
 		goto fail;
 	srv->sig_term = evsignal_new(srv->base, SIGTERM, on_signal, srv);
 	srv->sig_int = evsignal_new(srv->base, SIGINT, on_signal, srv);
@@ -907,6 +914,7 @@ void server_free(struct server *srv)
 	tdestroy(srv->addresses, free_tally);
 	tdestroy(srv->names, free_tally);
 	tdestroy(srv->trusted, free_tally);
+	web_free(srv->web);
 	if (srv->plain)
 		evconnlistener_free(srv->plain);
 	if (srv->secure)

@@ -20,6 +20,7 @@ struct signups;
 struct backlog;
 struct session;
 struct tls;
+struct web;
 
 struct server;
 
@@ -35,6 +36,8 @@ struct games *server_games(struct server *srv);
 /* Tournaments. */
 struct tournaments *server_tournaments(struct server *srv);
 struct offers *server_offers(struct server *srv);
+/* The web listeners and streams (web.h). */
+struct web *server_web(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
 /* Registrations per address per hour (signup.h). */
 struct signups *server_signups(struct server *srv);

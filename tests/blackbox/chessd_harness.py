@@ -49,7 +49,10 @@ class Server:
 
     def __init__(self, data_dir=None, config=None, port=None, tls_port=None,
                  bind="127.0.0.1", extra_args=(), preexec_fn=None, tls=True,
-                 workdir=None):
+                 workdir=None, http=False):
+        self.http = http    # web listeners on free ports; off (0) otherwise
+        self.http_port = None
+        self.https_port = None
         self.workdir = workdir or tempfile.mkdtemp(prefix="chessd-bb-")
         self.data_dir = data_dir or os.path.join(self.workdir, "data")
         self.config = dict(config or {})
@@ -90,7 +93,8 @@ class Server:
 
     def command(self):
         cmd = [CHESSD, "--data", self.data_dir, "--port", str(self.port),
-               "--tls-port", str(self.tls_port)]
+               "--tls-port", str(self.tls_port),
+               "--http-port", str(self.http_port), "--https-port", str(self.https_port)]
         if self.bind:
             cmd += ["--bind", self.bind]
         if self.config:
@@ -106,6 +110,8 @@ class Server:
             self.port = self.fixed_port or free_port()
             self.tls_port = self.fixed_tls_port if self.fixed_tls_port is not None else (
                 free_port() if self.tls else 0)
+            self.http_port = free_port() if self.http else 0
+            self.https_port = free_port() if self.http and self.tls else 0
             self.starts += 1
             self.log_path = os.path.join(self.workdir, "stderr.%d.log" % self.starts)
             self._log_offset = 0

@@ -1,0 +1,282 @@
+/*
+ * The web listeners and the request router.  Every request is checked
+ * against the HTTP limits before a handler sees it; handlers only read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "config.h"
+#include "game.h"
+#include "log.h"
+#include "server.h"
+#include "tls.h"
+#include "web.h"
+#include "web_api.h"
+#include "web_http.h"
+#include "web_stream.h"
+
+struct web {
+	struct server *srv;
+	struct tls *tls;
+	struct evhttp *http, *https;
+	struct web_stream *streams;
+	uint64_t requests;
+};
+
+void web_reply_json(struct evhttp_request *req, int code, json_t *obj)
+{
+	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+	struct evbuffer *body = evbuffer_new();
+
+	json_decref(obj);
+	if (!text || !body) {
+		free(text);
+		if (body)
+			evbuffer_free(body);
+		evhttp_send_error(req, 500, "out of memory");
+		return;
+	}
+	evbuffer_add(body, text, strlen(text));
+	evbuffer_add(body, "\n", 1);
+	free(text);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+	    "application/json");
+	evhttp_send_reply(req, code, NULL, body);
+	evbuffer_free(body);
+}
+
+void web_reply_error(struct evhttp_request *req, int code, const char *why)
+{
+	web_reply_json(req, code, json_pack("{s:s}", "error", why));
+}
+
+void web_reply_body(struct evhttp_request *req, const char *type, struct evbuffer *body)
+{
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", type);
+	evhttp_send_reply(req, 200, "OK", body);
+	evbuffer_free(body);
+}
+
+const char *web_header(struct evhttp_request *req, const char *name)
+{
+	return evhttp_find_header(evhttp_request_get_input_headers(req), name);
+}
+
+int web_accepts(struct evhttp_request *req, const char *type)
+{
+	const char *accept = web_header(req, "Accept");
+
+	return accept && strstr(accept, type) != NULL;
+}
+
+/* Prometheus text: the server's state and the web's counters. */
+static void reply_metrics(struct web *w, struct evhttp_request *req)
+{
+	struct evbuffer *b = evbuffer_new();
+
+	if (!b) {
+		evhttp_send_error(req, 500, "out of memory");
+		return;
+	}
+	evbuffer_add_printf(b,
+	    "# HELP chessd_connections FICS connections open.\n"
+	    "# TYPE chessd_connections gauge\n"
+	    "chessd_connections{kind=\"fics\"} %d\n"
+	    "# HELP chessd_users Logged-in users.\n"
+	    "# TYPE chessd_users gauge\n"
+	    "chessd_users %d\n"
+	    "# HELP chessd_games Live games.\n"
+	    "# TYPE chessd_games gauge\n"
+	    "chessd_games %d\n"
+	    "# HELP chessd_http_requests_total HTTP requests answered.\n"
+	    "# TYPE chessd_http_requests_total counter\n"
+	    "chessd_http_requests_total %llu\n",
+	    server_conn_count(w->srv), server_session_count(w->srv),
+	    games_count(server_games(w->srv)), (unsigned long long)w->requests);
+	web_stream_metrics(w->streams, b);
+	web_reply_body(req, "text/plain; version=0.0.4", b);
+}
+
+/* Bytes of the request's header lines, as they came ("Name: value\r\n"). */
+static size_t header_bytes(struct evhttp_request *req)
+{
+	struct evkeyvalq *h = evhttp_request_get_input_headers(req);
+	size_t n = 0;
+
+	for (struct evkeyval *kv = h->tqh_first; kv; kv = kv->next.tqe_next)
+		n += strlen(kv->key) + strlen(kv->value) + 4;
+	return n;
+}
+
+/* The rest of path after prefix, or NULL when path does not start with it. */
+static const char *after(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return strncmp(path, prefix, n) ? NULL : path + n;
+}
+
+static void route(struct evhttp_request *req, void *arg)
+{
+	struct web *w = arg;
+	const struct limits *lim = &server_config(w->srv)->limits;
+	const char *uri = evhttp_request_get_uri(req), *rest;
+
+	w->requests++;
+	if (strlen(uri) > (size_t)lim->http_request_line_bytes) {
+		web_reply_error(req, 414, "request line too long");
+		return;
+	}
+	if (header_bytes(req) > (size_t)lim->http_header_bytes) {
+		web_reply_error(req, 431, "request headers too large");
+		return;
+	}
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
+	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
+		web_reply_error(req, 405, "only GET is served");
+		return;
+	}
+	const struct evhttp_uri *parsed = evhttp_request_get_evhttp_uri(req);
+	const char *path = parsed ? evhttp_uri_get_path(parsed) : NULL;
+	const char *query = parsed ? evhttp_uri_get_query(parsed) : NULL;
+	if (!path) {
+		web_reply_error(req, 400, "bad request path");
+		return;
+	}
+	if (!strcmp(path, "/metrics"))
+		reply_metrics(w, req);
+	else if (!strcmp(path, "/api/games"))
+		web_reply_json(req, 200, web_stream_live_games(w->streams));
+	else if ((rest = after(path, "/api/stream/game/")))
+		web_stream_game(w->streams, req, rest);
+	else if (!strcmp(path, "/api/tv/feed"))
+		web_stream_tv(w->streams, req);
+	else if ((rest = after(path, "/game/export/")))
+		web_api_export(w->srv, req, rest);
+	else if ((rest = after(path, "/api/user/")))
+		web_api_user(w->srv, req, rest);
+	else if ((rest = after(path, "/api/games/user/")))
+		web_api_user_games(w->srv, req, rest, query);
+	else if ((rest = after(path, "/api/tourney/")))
+		web_api_tourney(w->srv, req, rest);
+	else if ((rest = after(path, "/tourney/")))
+		web_api_tourney_file(w->srv, req, rest);
+	else
+		web_reply_error(req, 404, "not found");
+}
+
+/* An HTTPS connection's bufferevent: TLS over the accepted socket. */
+static struct bufferevent *tls_bufferevent(struct event_base *base, void *arg)
+{
+	struct web *w = arg;
+	SSL *ssl = tls_accept_ssl(w->tls);
+
+	if (!ssl)
+		return NULL;
+	return bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+	    BEV_OPT_CLOSE_ON_FREE);
+}
+
+static struct evhttp *listen_http(struct web *w, int port, bool secure, char *err, size_t errlen)
+{
+	const struct config *cfg = server_config(w->srv);
+	const struct limits *lim = &cfg->limits;
+	struct evhttp *h = evhttp_new(server_base(w->srv));
+
+	if (!h) {
+		snprintf(err, errlen, "cannot set up HTTP");
+		return NULL;
+	}
+	/* Past both limits the head is not even read; below, route() answers 414 or 431. */
+	evhttp_set_max_headers_size(h, lim->http_request_line_bytes + lim->http_header_bytes);
+	evhttp_set_max_body_size(h, 0);
+	evhttp_set_allowed_methods(h, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
+	    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE);
+	evhttp_set_timeout(h, lim->login_ms / 1000 > 0 ? lim->login_ms / 1000 : 1);
+	evhttp_set_gencb(h, route, w);
+	if (secure)
+		evhttp_set_bevcb(h, tls_bufferevent, w);
+	const char *tries[2] = { cfg->bind ? cfg->bind : "::", cfg->bind ? NULL : "0.0.0.0" };
+	for (int i = 0; i < 2 && tries[i]; i++) {
+		if (evhttp_bind_socket_with_handle(h, tries[i], (ev_uint16_t)port)) {
+			log_info("listening on %s port %d (%s)", tries[i], port, secure ? "HTTPS" : "HTTP");
+			return h;
+		}
+	}
+	snprintf(err, errlen, "cannot listen on %s port %d: Address already in use or not available",
+	    tries[0], port);
+	evhttp_free(h);
+	return NULL;
+}
+
+struct web *web_new(struct server *srv, struct tls *tls, char *err, size_t errlen)
+{
+	const struct config *cfg = server_config(srv);
+	struct web *w = calloc(1, sizeof *w);
+
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	w->srv = srv;
+	w->tls = tls;
+	if (!(w->streams = web_stream_new(srv))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (cfg->http_port && !(w->http = listen_http(w, cfg->http_port, false, err, errlen)))
+		goto fail;
+	if (cfg->https_port && !(w->https = listen_http(w, cfg->https_port, true, err, errlen)))
+		goto fail;
+	return w;
+fail:
+	web_free(w);
+	return NULL;
+}
+
+void web_free(struct web *w)
+{
+	if (!w)
+		return;
+	/* The streams first: they hold requests of the listeners' connections. */
+	web_stream_free(w->streams);
+	if (w->http)
+		evhttp_free(w->http);
+	if (w->https)
+		evhttp_free(w->https);
+	free(w);
+}
+
+void web_game_changed(struct web *w, struct game *g)
+{
+	if (w)
+		web_stream_game_changed(w->streams, g);
+}
+
+void web_game_over(struct web *w, struct game *g, enum result r,
+    enum game_termination termination, enum game_status status)
+{
+	if (w)
+		web_stream_game_over(w->streams, g, r, termination, status);
+}
+
+void web_pass_end(struct web *w, uint64_t need, uint64_t durable)
+{
+	if (w)
+		web_stream_pass_end(w->streams, need, durable);
+}
+
+void web_durable(struct web *w, uint64_t durable)
+{
+	if (w)
+		web_stream_durable(w->streams, durable);
+}

@@ -1,0 +1,20 @@
+/* The web API's stored things: games, players, tournaments (read-only). */
+#ifndef CHESSD_WEB_API_H
+#define CHESSD_WEB_API_H
+
+struct server;
+struct evhttp_request;
+
+/* GET /game/export/{id}: PGN, or JSON with Accept: application/json. */
+void web_api_export(struct server *srv, struct evhttp_request *req, const char *id);
+/* GET /api/user/{name}. */
+void web_api_user(struct server *srv, struct evhttp_request *req, const char *name);
+/* GET /api/games/user/{name}?max&since&until&rated&perfType: PGN or ndjson. */
+void web_api_user_games(struct server *srv, struct evhttp_request *req, const char *name,
+    const char *query);
+/* GET /api/tourney/{id}. */
+void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id);
+/* GET /tourney/{id}.trf and /tourney/{id}/round/{n}.pgn. */
+void web_api_tourney_file(struct server *srv, struct evhttp_request *req, const char *rest);
+
+#endif

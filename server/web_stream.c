@@ -1,0 +1,946 @@
+/*
+ * Live game streams.  Each game has a channel: the plies the web knows
+ * (FEN, UCI, clocks) and a log of encoded events.  An event is made once,
+ * as ndjson and as SSE, and every viewer's connection takes a reference to
+ * the same bytes (evbuffer_add_reference); the event is freed when the last
+ * connection has sent it.  Events wait for the commit of the pass that made
+ * them to be durable, and for public_delay_s, before any viewer sees them.
+ */
+#define _GNU_SOURCE
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+
+#include "clock.h"
+#include "config.h"
+#include "fen.h"
+#include "game.h"
+#include "log.h"
+#include "number.h"
+#include "server.h"
+#include "web_http.h"
+#include "web_stream.h"
+
+#define STREAM_FEN_MAX 96
+#define STREAM_ADDR_MAX 64
+
+/* One encoded event, shared by every viewer that was sent it. */
+struct web_event {
+	int refs;
+	int id;			/* the plies the game has after it */
+	bool final;		/* the game's end */
+	uint64_t seq;		/* the commit it waits for; 0 until its pass ends */
+	int64_t due_ms;		/* not shown before (public_delay_s) */
+	char *nd, *sse, *tv;	/* ndjson line, SSE event, TV feed line (moves only) */
+	size_t nd_len, sse_len, tv_len;
+};
+
+/* The game after a ply, as the web shows it. */
+struct ply_state {
+	char uci[MOVE_TEXT_MAX];
+	char fen[STREAM_FEN_MAX];
+	int64_t clock_ms[COLOR_NB];
+};
+
+struct viewer;
+
+struct channel {
+	struct web_stream *st;
+	struct channel *next;
+	int number;
+	int64_t id;
+	char names[COLOR_NB][DB_NAME_MAX];
+	char ratings[COLOR_NB][8];
+	bool rated;
+	struct clock_control tc;
+	int64_t started_unix;
+	char start_fen[STREAM_FEN_MAX];
+	struct ply_state *plies;	/* [0..known]: the start, then after each ply */
+	int known, plies_cap;
+	struct web_event **events;
+	int event_count, events_cap, published;
+	int shown;			/* plies the web may show */
+	bool ended;			/* the final event is queued */
+	const char *status, *winner;	/* lichess's words, once ended */
+	struct viewer *viewers;
+	int viewer_count;
+};
+
+struct viewer {
+	struct web_stream *st;
+	struct channel *ch;		/* NULL: a TV viewer */
+	struct viewer *next, **prevp;
+	struct evhttp_request *req;
+	struct evhttp_connection *evcon;
+	char addr[STREAM_ADDR_MAX];
+	bool sse;
+	int64_t last_write_ms;
+};
+
+struct addr_count {
+	char addr[STREAM_ADDR_MAX];
+	int n;
+};
+
+struct web_stream {
+	struct server *srv;
+	struct channel *channels;
+	struct viewer *tv;		/* TV viewers */
+	struct channel *featured;
+	struct evbuffer *scratch;
+	struct event *heartbeat, *delay_timer;
+	uint64_t durable;
+	void *addrs;			/* tsearch tree of struct addr_count */
+	int viewer_count;
+	uint64_t events_made, deliveries, dropped_slow, refused;
+};
+
+static int64_t now_ms(struct web_stream *st)
+{
+	return server_now_ms(st->srv);
+}
+
+/* --- events --- */
+
+static void event_unref(struct web_event *ev)
+{
+	if (ev && --ev->refs == 0) {
+		free(ev->nd);
+		free(ev->sse);
+		free(ev->tv);
+		free(ev);
+	}
+}
+
+static void event_sent(const void *data, size_t len, void *extra)
+{
+	(void)data;
+	(void)len;
+	event_unref(extra);
+}
+
+/* Encodes obj (taken) once per form; tv_type names the TV feed's line, or NULL. */
+static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
+    const char *tv_type)
+{
+	struct web_event *ev = calloc(1, sizeof *ev);
+	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+	char *tv = NULL;
+
+	if (tv_type && obj) {
+		json_t *wrap = json_pack("{s:s,s:O}", "t", tv_type, "d", obj);
+		tv = wrap ? json_dumps(wrap, JSON_COMPACT) : NULL;
+		json_decref(wrap);
+	}
+	json_decref(obj);
+	if (!ev || !text || (tv_type && !tv) ||
+	    asprintf(&ev->nd, "%s\n", text) < 0 ||
+	    asprintf(&ev->sse, "id: %d\ndata: %s\n\n", id, text) < 0 ||
+	    (tv && asprintf(&ev->tv, "%s\n", tv) < 0)) {
+		free(text);
+		free(tv);
+		if (ev) {
+			free(ev->nd);
+			free(ev->sse);
+			free(ev);
+		}
+		return NULL;
+	}
+	free(text);
+	free(tv);
+	ev->nd_len = strlen(ev->nd);
+	ev->sse_len = strlen(ev->sse);
+	ev->tv_len = ev->tv ? strlen(ev->tv) : 0;
+	ev->refs = 1;
+	ev->id = id;
+	st->events_made++;
+	return ev;
+}
+
+/* --- addresses --- */
+
+static int addr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct addr_count *)a)->addr, ((const struct addr_count *)b)->addr);
+}
+
+static struct addr_count *addr_get(struct web_stream *st, const char *addr, bool create)
+{
+	struct addr_count probe;
+
+	snprintf(probe.addr, sizeof probe.addr, "%s", addr);
+	void *found = tfind(&probe, &st->addrs, addr_cmp);
+	if (found || !create)
+		return found ? *(struct addr_count **)found : NULL;
+	struct addr_count *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	memcpy(a->addr, probe.addr, sizeof a->addr);
+	if (!tsearch(a, &st->addrs, addr_cmp)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* --- JSON of a game --- */
+
+static json_t *player_json(const struct channel *ch, enum color c)
+{
+	char *end;
+	long r = strtol(ch->ratings[c], &end, 10);
+	json_t *rating = end != ch->ratings[c] ? json_integer(r) : json_null();
+
+	return json_pack("{s:s,s:o,s:b}", "name", ch->names[c], "rating", rating,
+	    "provisional", strchr(ch->ratings[c], 'P') != NULL);
+}
+
+/* {"initial", "increment"} in seconds for a plain control, else its text. */
+static json_t *clock_json(const struct clock_control *tc)
+{
+	char text[64];
+
+	if (clock_untimed(tc))
+		return json_null();
+	if (tc->period_count == 1 && tc->periods[0].moves == 0 &&
+	    (tc->bonus == CLOCK_BONUS_NONE || tc->bonus == CLOCK_BONUS_FISCHER))
+		return json_pack("{s:I,s:I}", "initial", (json_int_t)(tc->periods[0].base_ms / 1000),
+		    "increment", (json_int_t)(tc->bonus_ms / 1000));
+	clock_format(tc, text, sizeof text);
+	return json_string(text);
+}
+
+static int shown_plies(const struct channel *ch)
+{
+	return ch->shown < ch->known ? ch->shown : ch->known;
+}
+
+static json_t *move_json(const struct channel *ch, int ply)
+{
+	const struct ply_state *p = &ch->plies[ply];
+
+	return json_pack("{s:s,s:s,s:I,s:I}", "fen", p->fen, "lm", p->uci,
+	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000));
+}
+
+/* The game as the web may show it: the /api/games object, plus the moves. */
+static json_t *describe(const struct channel *ch, bool with_moves)
+{
+	int n = shown_plies(ch);
+	const struct ply_state *p = &ch->plies[n];
+	char id[24];
+	const char *space = strchr(p->fen, ' ');
+	enum clock_category cat = clock_category(&ch->tc);
+	struct game *g = games_find(server_games(ch->st->srv), ch->number);
+	int observers = ch->viewer_count + (g && game_id(g) == ch->id ? game_observer_count(g) : 0);
+
+	snprintf(id, sizeof id, "%lld", (long long)ch->id);
+	json_t *d = json_pack("{s:s,s:i,s:s,s:s,s:s,s:b,s:I,s:s,s:s,s:s,s:i,s:o,s:o,s:o,s:I,s:I,s:i,"
+	    "s:s}",
+	    "id", id, "number", ch->number, "variant", "standard",
+	    "speed", clock_category_name(cat), "perf", clock_category_name(cat),
+	    "rated", ch->rated, "createdAt", (json_int_t)ch->started_unix * 1000,
+	    "initialFen", ch->start_fen, "fen", p->fen,
+	    "player", space && space[1] == 'b' ? "black" : "white", "turns", n,
+	    "white", player_json(ch, WHITE), "black", player_json(ch, BLACK),
+	    "clock", clock_json(&ch->tc),
+	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000),
+	    "observers", observers,
+	    "status", ch->ended && ch->published == ch->event_count ? ch->status : "started");
+	if (!d)
+		return NULL;
+	if (n > 0)
+		json_object_set_new(d, "lastMove", json_string(p->uci));
+	if (ch->ended && ch->published == ch->event_count && ch->winner)
+		json_object_set_new(d, "winner", json_string(ch->winner));
+	if (with_moves) {
+		size_t len = 0;
+		char *moves = malloc((size_t)n * 6 + 1);
+		if (moves) {
+			moves[0] = '\0';
+			for (int i = 1; i <= n; i++)
+				len += (size_t)sprintf(moves + len, "%s%s", i > 1 ? " " : "", ch->plies[i].uci);
+			json_object_set_new(d, "moves", json_string(moves));
+			free(moves);
+		}
+	}
+	return d;
+}
+
+/* --- viewers --- */
+
+static void viewer_unlink(struct viewer *v)
+{
+	struct web_stream *st = v->st;
+
+	*v->prevp = v->next;
+	if (v->next)
+		v->next->prevp = v->prevp;
+	if (v->ch)
+		v->ch->viewer_count--;
+	st->viewer_count--;
+	struct addr_count *a = addr_get(st, v->addr, false);
+	if (a && --a->n == 0) {
+		tdelete(a, &st->addrs, addr_cmp);
+		free(a);
+	}
+	free(v);
+}
+
+static void viewer_link(struct viewer *v, struct viewer **head)
+{
+	v->next = *head;
+	if (v->next)
+		v->next->prevp = &v->next;
+	v->prevp = head;
+	*head = v;
+}
+
+/* The viewer's connection closed (or failed) on its own. */
+static void viewer_closed(struct evhttp_connection *evcon, void *arg)
+{
+	(void)evcon;
+	viewer_unlink(arg);
+}
+
+/* Drops a viewer at once: its connection goes without a goodbye. */
+static void viewer_drop(struct viewer *v)
+{
+	struct evhttp_connection *evcon = v->evcon;
+
+	evhttp_connection_set_closecb(evcon, NULL, NULL);
+	viewer_unlink(v);
+	evhttp_connection_free(evcon);
+}
+
+/* Ends a viewer's reply cleanly (the game is over). */
+static void viewer_finish(struct viewer *v)
+{
+	struct evhttp_request *req = v->req;
+
+	evhttp_connection_set_closecb(v->evcon, NULL, NULL);
+	viewer_unlink(v);
+	evhttp_send_reply_end(req);
+}
+
+/* Queues bytes for one viewer (shared with ev when not NULL); false when it was dropped. */
+static bool viewer_write(struct viewer *v, const char *data, size_t len, struct web_event *ev)
+{
+	struct web_stream *st = v->st;
+	int rc = ev ? evbuffer_add_reference(st->scratch, data, len, event_sent, ev) :
+	    evbuffer_add_reference(st->scratch, data, len, NULL, NULL);
+
+	if (rc == 0 && ev)
+		ev->refs++;
+	evhttp_send_reply_chunk(v->req, st->scratch);
+	evbuffer_drain(st->scratch, evbuffer_get_length(st->scratch));
+	v->last_write_ms = now_ms(st);
+	st->deliveries++;
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(v->evcon);
+	size_t pending = bev ? evbuffer_get_length(bufferevent_get_output(bev)) : 0;
+	if (pending > (size_t)server_config(st->srv)->limits.output_hard_bytes) {
+		log_info("web: dropped a stream to %s, %zu bytes behind", v->addr, pending);
+		st->dropped_slow++;
+		viewer_drop(v);
+		return false;
+	}
+	return true;
+}
+
+/* Writes obj (taken), encoded for this viewer alone: its first description. */
+static bool viewer_write_json(struct viewer *v, json_t *obj, int id)
+{
+	struct web_event *ev = event_make(v->st, obj, id, NULL);
+
+	if (!ev)
+		return true;
+	bool alive = v->sse ? viewer_write(v, ev->sse, ev->sse_len, ev) :
+	    viewer_write(v, ev->nd, ev->nd_len, ev);
+	event_unref(ev);
+	return alive;
+}
+
+/* --- channels --- */
+
+static struct channel *channel_of_game(struct web_stream *st, int64_t id)
+{
+	for (struct channel *ch = st->channels; ch; ch = ch->next)
+		if (ch->id == id)
+			return ch;
+	return NULL;
+}
+
+/* The channel a web client means by a game number: the game not yet shown ended. */
+static struct channel *channel_of_number(struct web_stream *st, int number)
+{
+	struct channel *best = NULL;
+
+	for (struct channel *ch = st->channels; ch; ch = ch->next)
+		if (ch->number == number && (!best || ch->id < best->id))
+			best = ch;
+	return best;
+}
+
+static void channel_free(struct channel *ch)
+{
+	struct web_stream *st = ch->st;
+
+	while (ch->viewers)
+		viewer_finish(ch->viewers);
+	for (struct channel **p = &st->channels; *p; p = &(*p)->next)
+		if (*p == ch) {
+			*p = ch->next;
+			break;
+		}
+	for (int i = 0; i < ch->event_count; i++)
+		event_unref(ch->events[i]);
+	free(ch->events);
+	free(ch->plies);
+	free(ch);
+}
+
+static int ensure_plies(struct channel *ch, int n)
+{
+	if (n < ch->plies_cap)
+		return 0;
+	int cap = ch->plies_cap ? ch->plies_cap * 2 : 128;
+	while (cap <= n)
+		cap *= 2;
+	struct ply_state *p = realloc(ch->plies, (size_t)cap * sizeof *p);
+	if (!p)
+		return -1;
+	ch->plies = p;
+	ch->plies_cap = cap;
+	return 0;
+}
+
+/* Records ply n of g (n plies played) from the game as it stands. */
+static void record_ply(struct channel *ch, struct game *g, int n, const char *uci)
+{
+	struct ply_state *p = &ch->plies[n];
+
+	snprintf(p->uci, sizeof p->uci, "%s", uci);
+	fen_format(position_board(game_position(g)), p->fen);
+	for (int c = WHITE; c <= BLACK; c++)
+		p->clock_ms[c] = game_clock_ms(g, (enum color)c);
+}
+
+/* A channel for a game the web has not seen: every ply so far shown at once. */
+static struct channel *channel_new(struct web_stream *st, struct game *g)
+{
+	struct channel *ch = calloc(1, sizeof *ch);
+	const struct position *pos = game_position(g);
+	int n = position_ply_count(pos);
+
+	if (!ch || ensure_plies(ch, n) < 0) {
+		free(ch);
+		return NULL;
+	}
+	ch->st = st;
+	ch->number = game_number(g);
+	ch->id = game_id(g);
+	ch->rated = game_rated(g);
+	ch->tc = *game_clock(g);
+	ch->started_unix = game_started(g);
+	snprintf(ch->start_fen, sizeof ch->start_fen, "%s", position_start_fen(pos));
+	for (int c = WHITE; c <= BLACK; c++)
+		snprintf(ch->names[c], sizeof ch->names[c], "%s", game_player_name(g, (enum color)c));
+	game_rating_texts(g, ch->ratings);
+	/* The earlier plies from a replay of the moves; their clocks as stored. */
+	struct position *replay = position_new(ch->start_fen, NULL, 0);
+	int64_t clocks[COLOR_NB] = { game_clock_ms(g, WHITE), game_clock_ms(g, BLACK) };
+	for (int i = 0; i <= n && replay; i++) {
+		struct ply_state *p = &ch->plies[i];
+		if (i > 0) {
+			char san[MOVE_TEXT_MAX];
+			move m = position_move_at(pos, i - 1);
+			move_format_uci(m, p->uci);
+			position_play(replay, m, SAN_ENGLISH, san);
+			clocks[(i - 1) % 2 == 0 ? WHITE : BLACK] = game_move_clock_ms(g, i - 1);
+		} else {
+			p->uci[0] = '\0';
+		}
+		fen_format(position_board(replay), p->fen);
+		memcpy(p->clock_ms, clocks, sizeof clocks);
+	}
+	position_free(replay);
+	record_ply(ch, g, n, n ? ch->plies[n].uci : "");
+	ch->known = ch->shown = n;
+	ch->next = st->channels;
+	st->channels = ch;
+	return ch;
+}
+
+static int channel_push(struct channel *ch, struct web_event *ev)
+{
+	if (!ev)
+		return -1;
+	if (ch->event_count == ch->events_cap) {
+		int cap = ch->events_cap ? ch->events_cap * 2 : 64;
+		struct web_event **e = realloc(ch->events, (size_t)cap * sizeof *e);
+		if (!e) {
+			event_unref(ev);
+			return -1;
+		}
+		ch->events = e;
+		ch->events_cap = cap;
+	}
+	ev->due_ms = now_ms(ch->st) + (int64_t)server_config(ch->st->srv)->public_delay_s * 1000;
+	ch->events[ch->event_count++] = ev;
+	return 0;
+}
+
+static void tv_feature(struct web_stream *st);
+
+/* Sends one published event to every viewer of its channel (and the TV's). */
+static void channel_publish(struct channel *ch, struct web_event *ev)
+{
+	ch->shown = ev->id;
+	for (struct viewer *v = ch->viewers, *next; v; v = next) {
+		next = v->next;
+		if (v->sse)
+			viewer_write(v, ev->sse, ev->sse_len, ev);
+		else
+			viewer_write(v, ev->nd, ev->nd_len, ev);
+	}
+	if (ch == ch->st->featured && ev->tv)
+		for (struct viewer *v = ch->st->tv, *next; v; v = next) {
+			next = v->next;
+			viewer_write(v, ev->tv, ev->tv_len, ev);
+		}
+}
+
+/* Publishes what is durable and due; true when the channel is finished with. */
+static bool channel_release(struct channel *ch, uint64_t durable, int64_t now, int64_t *next_due)
+{
+	while (ch->published < ch->event_count) {
+		struct web_event *ev = ch->events[ch->published];
+		if (!ev->seq || ev->seq > durable)
+			return false;
+		if (ev->due_ms > now) {
+			if (!*next_due || ev->due_ms < *next_due)
+				*next_due = ev->due_ms;
+			return false;
+		}
+		ch->published++;
+		channel_publish(ch, ev);
+	}
+	return ch->ended;
+}
+
+static void release_all(struct web_stream *st)
+{
+	int64_t now = now_ms(st), next_due = 0;
+	bool featured_gone = false;
+
+	for (struct channel *ch = st->channels, *next; ch; ch = next) {
+		next = ch->next;
+		if (channel_release(ch, st->durable, now, &next_due)) {
+			if (ch == st->featured) {
+				st->featured = NULL;
+				featured_gone = true;
+			}
+			channel_free(ch);
+		}
+	}
+	if (featured_gone || (!st->featured && st->tv))
+		tv_feature(st);
+	if (next_due) {
+		int64_t ms = next_due - now;
+		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+		evtimer_add(st->delay_timer, &tv);
+	}
+}
+
+static void delay_over(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	release_all(arg);
+}
+
+void web_stream_game_changed(struct web_stream *st, struct game *g)
+{
+	struct channel *ch = channel_of_game(st, game_id(g));
+	int n = position_ply_count(game_position(g));
+
+	if (!ch) {
+		channel_new(st, g);
+		return;
+	}
+	if (ch->ended || ensure_plies(ch, n) < 0)
+		return;
+	if (n == ch->known + 1) {
+		char uci[MOVE_TEXT_MAX];
+		move_format_uci(position_move_at(game_position(g), n - 1), uci);
+		record_ply(ch, g, n, uci);
+		ch->known = n;
+		channel_push(ch, event_make(st, move_json(ch, n), n, "fen"));
+	} else if (n < ch->known) {
+		/* A takeback: the position it left, as a fresh description. */
+		ch->known = n;
+		record_ply(ch, g, n, n ? ch->plies[n].uci : "");
+		int shown = ch->shown;
+		ch->shown = n;
+		json_t *d = describe(ch, true);
+		ch->shown = shown;
+		channel_push(ch, event_make(st, d, n, NULL));
+	}
+}
+
+/* lichess's status word and winner for a game's end. */
+static void end_words(struct game *g, enum result r, enum game_termination termination,
+    enum game_status status, const char **word, const char **winner)
+{
+	enum termination t = position_termination(game_position(g));
+
+	*winner = r == RESULT_WHITE_WINS ? "white" : r == RESULT_BLACK_WINS ? "black" : NULL;
+	if (status == GAME_ABORTED) {
+		*word = "aborted";
+		*winner = NULL;
+	} else if (status == GAME_ADJOURNED) {
+		*word = "adjourned";
+		*winner = NULL;
+	} else if (t == TERM_CHECKMATE) {
+		*word = "mate";
+	} else if (t == TERM_STALEMATE) {
+		*word = "stalemate";
+	} else if (termination == TERMINATION_TIME_FORFEIT) {
+		*word = r == RESULT_DRAW ? "draw" : "outoftime";
+	} else if (termination == TERMINATION_ABANDONED) {
+		*word = "timeout";
+	} else if (r == RESULT_DRAW) {
+		*word = "draw";
+	} else if (*winner) {
+		*word = "resign";
+	} else {
+		*word = "unknownFinish";
+	}
+}
+
+void web_stream_game_over(struct web_stream *st, struct game *g, enum result r,
+    enum game_termination termination, enum game_status status)
+{
+	struct channel *ch = channel_of_game(st, game_id(g));
+
+	if (!ch || ch->ended)
+		return;
+	end_words(g, r, termination, status, &ch->status, &ch->winner);
+	int n = ch->known;
+	/* The final description as it will read once every event is out. */
+	int shown = ch->shown, published = ch->published;
+	ch->ended = true;
+	ch->shown = n;
+	ch->published = ch->event_count;
+	json_t *d = describe(ch, true);
+	ch->shown = shown;
+	ch->published = published;
+	struct web_event *ev = event_make(st, d, n, NULL);
+	if (ev)
+		ev->final = true;
+	if (channel_push(ch, ev) < 0)
+		log_error("web: out of memory; the end of game %d is not streamed", ch->number);
+}
+
+void web_stream_pass_end(struct web_stream *st, uint64_t need, uint64_t durable)
+{
+	for (struct channel *ch = st->channels; ch; ch = ch->next)
+		for (int i = ch->event_count - 1; i >= ch->published && !ch->events[i]->seq; i--)
+			ch->events[i]->seq = need;
+	web_stream_durable(st, durable);
+}
+
+void web_stream_durable(struct web_stream *st, uint64_t durable)
+{
+	if (durable > st->durable)
+		st->durable = durable;
+	release_all(st);
+}
+
+/* --- requests --- */
+
+static void stream_headers(struct evhttp_request *req, bool sse)
+{
+	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+
+	evhttp_add_header(h, "Content-Type", sse ? "text/event-stream" : "application/x-ndjson");
+	evhttp_add_header(h, "Cache-Control", "no-cache");
+	evhttp_add_header(h, "X-Accel-Buffering", "no");
+}
+
+/* A new viewer within the limits, its reply started; NULL after an error reply. */
+static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *req, bool sse)
+{
+	const struct limits *lim = &server_config(st->srv)->limits;
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	char *host = NULL;
+	ev_uint16_t port;
+
+	if (!evcon) {
+		evhttp_send_error(req, 500, NULL);
+		return NULL;
+	}
+	evhttp_connection_get_peer(evcon, &host, &port);
+	if (st->viewer_count >= lim->web_streams) {
+		st->refused++;
+		web_reply_error(req, 429, "too many streams on the server");
+		return NULL;
+	}
+	struct addr_count *a = addr_get(st, host ? host : "?", true);
+	if (!a || a->n >= lim->web_streams_per_address) {
+		st->refused++;
+		web_reply_error(req, 429, "too many streams from your address");
+		return NULL;
+	}
+	struct viewer *v = calloc(1, sizeof *v);
+	if (!v) {
+		web_reply_error(req, 500, "out of memory");
+		return NULL;
+	}
+	a->n++;
+	st->viewer_count++;
+	v->st = st;
+	v->req = req;
+	v->evcon = evcon;
+	v->sse = sse;
+	snprintf(v->addr, sizeof v->addr, "%s", a->addr);
+	evhttp_connection_set_closecb(evcon, viewer_closed, v);
+	/* The kernel takes at most output_soft_bytes of a stream, so that what a
+	 * reader has not taken shows in the server's count, where the limit is. */
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(evcon);
+	int sndbuf = lim->output_soft_bytes;
+	if (bev && bufferevent_getfd(bev) >= 0)
+		setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+	stream_headers(req, sse);
+	evhttp_send_reply_start(req, 200, "OK");
+	return v;
+}
+
+void web_stream_game(struct web_stream *st, struct evhttp_request *req, const char *number)
+{
+	long n, after = -1;
+	bool sse = web_accepts(req, "text/event-stream");
+	const char *last = web_header(req, "Last-Event-ID");
+
+	if (number_parse(number, 1, LIMIT_GAMES, &n) != NUMBER_OK) {
+		web_reply_error(req, 400, "a game number is a whole number from 1");
+		return;
+	}
+	if (last && number_parse(last, 0, INT32_MAX, &after) != NUMBER_OK) {
+		web_reply_error(req, 400, "Last-Event-ID must be a ply number");
+		return;
+	}
+	struct channel *ch = channel_of_number(st, (int)n);
+	if (!ch) {
+		web_reply_error(req, 404, "no such live game");
+		return;
+	}
+	struct viewer *v = viewer_open(st, req, sse);
+	if (!v)
+		return;
+	v->ch = ch;
+	ch->viewer_count++;
+	viewer_link(v, &ch->viewers);
+	/* Replay what a reconnecting reader missed; else the game so far. */
+	if (after >= 0) {
+		for (int i = 0; i < ch->published; i++) {
+			struct web_event *ev = ch->events[i];
+			if ((ev->id > after || ev->final) &&
+			    !viewer_write(v, sse ? ev->sse : ev->nd, sse ? ev->sse_len : ev->nd_len, ev))
+				return;
+		}
+		if (after > ch->shown && !ch->published)
+			return;
+	} else if (!viewer_write_json(v, describe(ch, true), shown_plies(ch))) {
+		return;
+	}
+	if (ch->ended && ch->published == ch->event_count)
+		viewer_finish(v);
+}
+
+/* The featured game: the live one with the highest ratings together. */
+static struct channel *tv_pick(struct web_stream *st)
+{
+	struct channel *best = NULL;
+	long best_sum = -1;
+
+	for (struct channel *ch = st->channels; ch; ch = ch->next) {
+		if (ch->ended)
+			continue;
+		long sum = strtol(ch->ratings[WHITE], NULL, 10) + strtol(ch->ratings[BLACK], NULL, 10);
+		if (sum > best_sum) {
+			best = ch;
+			best_sum = sum;
+		}
+	}
+	return best;
+}
+
+static json_t *featured_json(const struct channel *ch)
+{
+	json_t *players = json_array();
+	char id[24];
+
+	snprintf(id, sizeof id, "%lld", (long long)ch->id);
+	for (int c = WHITE; c <= BLACK; c++) {
+		json_t *p = player_json(ch, (enum color)c);
+		json_object_set_new(p, "color", json_string(c == WHITE ? "white" : "black"));
+		json_object_set_new(p, "seconds",
+		    json_integer(ch->plies[shown_plies(ch)].clock_ms[c] / 1000));
+		json_array_append_new(players, p);
+	}
+	return json_pack("{s:s,s:i,s:s,s:o,s:s}", "id", id, "number", ch->number,
+	    "orientation", "white", "players", players, "fen", ch->plies[shown_plies(ch)].fen);
+}
+
+/* Tells every TV viewer which game is featured now. */
+static void tv_feature(struct web_stream *st)
+{
+	st->featured = tv_pick(st);
+	if (!st->featured)
+		return;
+	json_t *d = featured_json(st->featured);
+	json_t *wrap = json_pack("{s:s,s:o}", "t", "featured", "d", d);
+	struct web_event *ev = event_make(st, wrap, 0, NULL);
+	if (!ev)
+		return;
+	for (struct viewer *v = st->tv, *next; v; v = next) {
+		next = v->next;
+		viewer_write(v, ev->nd, ev->nd_len, ev);
+	}
+	event_unref(ev);
+}
+
+void web_stream_tv(struct web_stream *st, struct evhttp_request *req)
+{
+	struct viewer *v = viewer_open(st, req, false);
+
+	if (!v)
+		return;
+	viewer_link(v, &st->tv);
+	if (!st->featured)
+		st->featured = tv_pick(st);
+	if (st->featured)
+		viewer_write_json(v, json_pack("{s:s,s:o}", "t", "featured", "d",
+		    featured_json(st->featured)), 0);
+}
+
+json_t *web_stream_live_games(struct web_stream *st)
+{
+	json_t *list = json_array();
+
+	for (struct channel *ch = st->channels; ch && list; ch = ch->next)
+		if (!(ch->ended && ch->published == ch->event_count))
+			json_array_append_new(list, describe(ch, false));
+	return list;
+}
+
+json_t *web_stream_game_json(struct web_stream *st, int64_t id)
+{
+	struct channel *ch = channel_of_game(st, id);
+
+	return ch ? describe(ch, true) : NULL;
+}
+
+void web_stream_metrics(struct web_stream *st, struct evbuffer *out)
+{
+	evbuffer_add_printf(out,
+	    "# HELP chessd_web_streams Web streams open.\n"
+	    "# TYPE chessd_web_streams gauge\n"
+	    "chessd_web_streams %d\n"
+	    "# HELP chessd_web_events_total Stream events encoded (once each, for every viewer).\n"
+	    "# TYPE chessd_web_events_total counter\n"
+	    "chessd_web_events_total %llu\n"
+	    "# HELP chessd_web_deliveries_total Stream writes to viewers.\n"
+	    "# TYPE chessd_web_deliveries_total counter\n"
+	    "chessd_web_deliveries_total %llu\n"
+	    "# HELP chessd_web_dropped_slow_total Streams dropped for reading too slowly.\n"
+	    "# TYPE chessd_web_dropped_slow_total counter\n"
+	    "chessd_web_dropped_slow_total %llu\n"
+	    "# HELP chessd_web_refused_total Streams refused by a stream limit.\n"
+	    "# TYPE chessd_web_refused_total counter\n"
+	    "chessd_web_refused_total %llu\n",
+	    st->viewer_count, (unsigned long long)st->events_made,
+	    (unsigned long long)st->deliveries, (unsigned long long)st->dropped_slow,
+	    (unsigned long long)st->refused);
+}
+
+/* A comment to every stream quiet for a heartbeat, so a vanished reader is found. */
+static void heartbeat(evutil_socket_t fd, short what, void *arg)
+{
+	static const char sse_beat[] = ":\n\n", nd_beat[] = "\n";
+	struct web_stream *st = arg;
+	int64_t quiet = now_ms(st) - server_config(st->srv)->limits.web_heartbeat_ms / 2;
+
+	(void)fd;
+	(void)what;
+	struct viewer *lists[] = { st->tv };
+	for (size_t i = 0; i < 1; i++)
+		for (struct viewer *v = lists[i], *next; v; v = next) {
+			next = v->next;
+			if (v->last_write_ms <= quiet)
+				viewer_write(v, nd_beat, 1, NULL);
+		}
+	for (struct channel *ch = st->channels; ch; ch = ch->next)
+		for (struct viewer *v = ch->viewers, *next; v; v = next) {
+			next = v->next;
+			if (v->last_write_ms <= quiet)
+				viewer_write(v, v->sse ? sse_beat : nd_beat, v->sse ? 3 : 1, NULL);
+		}
+}
+
+struct web_stream *web_stream_new(struct server *srv)
+{
+	struct web_stream *st = calloc(1, sizeof *st);
+	int ms = server_config(srv)->limits.web_heartbeat_ms;
+
+	if (!st)
+		return NULL;
+	st->srv = srv;
+	st->scratch = evbuffer_new();
+	st->heartbeat = event_new(server_base(srv), -1, EV_PERSIST, heartbeat, st);
+	st->delay_timer = evtimer_new(server_base(srv), delay_over, st);
+	if (!st->scratch || !st->heartbeat || !st->delay_timer) {
+		web_stream_free(st);
+		return NULL;
+	}
+	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
+	event_add(st->heartbeat, &tv);
+	return st;
+}
+
+static void forget(struct viewer *v)
+{
+	evhttp_connection_set_closecb(v->evcon, NULL, NULL);
+	viewer_unlink(v);
+}
+
+void web_stream_free(struct web_stream *st)
+{
+	if (!st)
+		return;
+	while (st->tv)
+		forget(st->tv);
+	while (st->channels) {
+		struct channel *ch = st->channels;
+		while (ch->viewers)
+			forget(ch->viewers);
+		channel_free(ch);
+	}
+	tdestroy(st->addrs, free);
+	if (st->heartbeat)
+		event_free(st->heartbeat);
+	if (st->delay_timer)
+		event_free(st->delay_timer);
+	if (st->scratch)
+		evbuffer_free(st->scratch);
+	free(st);
+}

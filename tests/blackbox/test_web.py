@@ -1,0 +1,330 @@
+"""The web face, black box: the listeners, the JSON API over live and
+stored games, and live streams that follow a game played over telnet."""
+import json
+import re
+import socket
+import time
+
+from games_harness import GT, main, fen_after
+from web_harness import WebTestCase, get, get_json
+
+
+class ListenerTest(WebTestCase):
+
+    def test_http_and_https_serve_the_api(self):
+        srv = self.start_server(http=True)
+        status, games = get_json(srv.http_port, "/api/games")
+        self.assertEqual((status, games), (200, []))
+        status, games = get_json(srv.https_port, "/api/games", tls=True)
+        self.assertEqual((status, games), (200, []))
+
+    def test_port_zero_turns_a_listener_off(self):
+        srv = self.start_server()    # the harness gives --http-port 0 --https-port 0
+        self.assertNotIn("(HTTP)", srv.log())
+        self.assertNotIn("(HTTPS)", srv.log())
+
+    def test_unknown_paths_and_ids_get_404_json(self):
+        srv = self.web_server()
+        for path in ("/nothing", "/api/stream/game/7", "/game/export/99", "/api/user/Nobody",
+                     "/api/tourney/5", "/tourney/5.trf"):
+            status, body = get_json(srv.http_port, path)
+            self.assertEqual(status, 404, path)
+            self.assertIn("error", body, path)
+
+    def test_bad_numbers_get_400(self):
+        srv = self.web_server()
+        for path in ("/api/stream/game/abc", "/api/stream/game/0", "/game/export/1x",
+                     "/game/export/-3", "/api/tourney/x", "/api/games/user/a?max=zero",
+                     "/api/games/user/someone?since=-1", "/api/games/user/someone?rated=maybe",
+                     "/api/games/user/someone?perfType=bullet", "/api/user/no!name",
+                     "/api/stream/game/99999999999999999999"):
+            status, body = get_json(srv.http_port, path)
+            self.assertEqual(status, 400, path)
+            self.assertIn("error", body, path)
+
+
+class LiveGameTest(WebTestCase):
+
+    def test_api_games_lists_a_live_game(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv, "3 2")
+        self.play_moves(a, b, ["e4", "e5"])
+        status, games = get_json(srv.http_port, "/api/games")
+        self.assertEqual(status, 200)
+        self.assertEqual(len(games), 1)
+        g = games[0]
+        self.assertEqual(g["number"], number)
+        self.assertEqual(g["white"]["name"], a.name)
+        self.assertEqual(g["black"]["name"], b.name)
+        self.assertEqual(g["clock"], {"initial": 180, "increment": 2})
+        self.assertEqual(g["fen"], fen_after(["e2e4", "e7e5"]))
+        self.assertEqual(g["turns"], 2)
+        self.assertEqual(g["lastMove"], "e7e5")
+        self.assertGreater(g["wc"], 170)
+        self.assertLessEqual(g["wc"], 182)
+        self.assertIn("observers", g)
+        self.assertTrue(re.fullmatch(r"[0-9]+", g["id"]))
+
+    def test_ndjson_stream_gets_every_move_then_the_end(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/stream/game/%d" % number)
+        self.assertEqual(s.status, 200)
+        self.assertEqual(s.headers["content-type"], "application/x-ndjson")
+        first = s.line()
+        self.assertEqual(first["number"], number)
+        self.assertEqual(first["moves"], "")
+        self.assertEqual(first["status"], "started")
+        ucis = ["e2e4", "e7e5", "g1f3"]
+        for i, (san, uci) in enumerate(zip(["e4", "e5", "Nf3"], ucis)):
+            self.move([a, b][i % 2], [b, a][i % 2], san)
+            ev = s.line()
+            self.assertEqual(ev["lm"], uci)
+            self.assertEqual(ev["fen"], fen_after(ucis[:i + 1]))
+            self.assertEqual(set(ev), {"fen", "lm", "wc", "bc"})
+        b.send_line("resign")
+        last = s.line()
+        self.assertEqual(last["status"], "resign")
+        self.assertEqual(last["winner"], "white")
+        self.assertEqual(last["moves"], " ".join(ucis))
+        self.assertIsNone(s.line())     # the stream ends with the game
+
+    def test_a_late_viewer_gets_the_game_so_far(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        self.play_moves(a, b, ["d4", "d5", "c4"])
+        s = self.stream(srv, "/api/stream/game/%d" % number)
+        first = s.line()
+        self.assertEqual(first["moves"], "d2d4 d7d5 c2c4")
+        self.assertEqual(first["fen"], fen_after(["d2d4", "d7d5", "c2c4"]))
+        self.assertEqual(first["player"], "black")
+
+    def test_sse_ids_are_plies_and_last_event_id_replays(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/stream/game/%d" % number, sse=True)
+        self.assertEqual(s.headers["content-type"], "text/event-stream")
+        self.assertEqual(s.event()[0], 0)
+        ucis = ["e2e4", "c7c5", "g1f3", "d7d6"]
+        self.play_moves(a, b, ["e4", "c5", "Nf3", "d6"])
+        for i, uci in enumerate(ucis):
+            ev_id, data = s.event()
+            self.assertEqual((ev_id, data["lm"]), (i + 1, uci))
+        again = self.stream(srv, "/api/stream/game/%d" % number, sse=True, last_id=2)
+        got = [again.event() for _ in range(2)]
+        self.assertEqual([(i, d["lm"]) for i, d in got], [(3, "g1f3"), (4, "d7d6")])
+        # and nothing else until the next move
+        self.move(a, b, "d4")
+        self.assertEqual(again.event()[0], 5)
+
+    def test_bad_last_event_id_is_400(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/stream/game/%d" % number, sse=True, last_id="x")
+        self.assertEqual(s.status, 400)
+
+    def test_heartbeat_comment_on_a_quiet_stream(self):
+        srv = self.web_server(config={"web_heartbeat_ms": 200})
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/stream/game/%d" % number, sse=True)
+        s.event()
+        t0 = time.monotonic()
+        got = s.raw_until(b":\n", timeout=GT)
+        self.assertIn(b":\n", got)
+        self.assertLess(time.monotonic() - t0, GT)
+
+    def test_public_delay_holds_moves_back(self):
+        srv = self.web_server(config={"public_delay_s": 2})
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/stream/game/%d" % number)
+        s.line()
+        t0 = time.monotonic()
+        self.move(a, b, "e4")       # the players see it at once
+        self.assertLess(time.monotonic() - t0, 2)
+        _, games = get_json(srv.http_port, "/api/games")
+        self.assertEqual(games[0]["turns"], 0)      # the web does not, yet
+        ev = s.line()
+        self.assertEqual(ev["lm"], "e2e4")
+        self.assertGreaterEqual(time.monotonic() - t0, 1.9)
+        _, games = get_json(srv.http_port, "/api/games")
+        self.assertEqual(games[0]["turns"], 1)
+
+    def test_tv_feed_features_a_game_and_its_moves(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/tv/feed")
+        first = s.line()
+        self.assertEqual(first["t"], "featured")
+        self.assertEqual(first["d"]["number"], number)
+        self.assertEqual([p["color"] for p in first["d"]["players"]], ["white", "black"])
+        self.move(a, b, "e4")
+        ev = s.line()
+        self.assertEqual(ev["t"], "fen")
+        self.assertEqual(ev["d"]["lm"], "e2e4")
+
+    def test_metrics_count_games_and_streams(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        s = self.stream(srv, "/api/stream/game/%d" % number)
+        s.line()
+        status, hdrs, body = get(srv.http_port, "/metrics")
+        self.assertEqual(status, 200)
+        self.assertTrue(hdrs["content-type"].startswith("text/plain"))
+        text = body.decode()
+        self.assertRegex(text, r"(?m)^chessd_games 1$")
+        self.assertRegex(text, r"(?m)^chessd_users 2$")
+        self.assertRegex(text, r"(?m)^chessd_web_streams 1$")
+        self.assertRegex(text, r'(?m)^chessd_connections\{kind="fics"\} 2$')
+
+
+class StoredGameTest(WebTestCase):
+
+    def finished_game(self, srv):
+        srv.useradd("Alice", "alicepw1")
+        srv.useradd("Bobby", "bobbypw1")
+        a = self.user_player(srv, "Alice", "alicepw1")
+        b = self.user_player(srv, "Bobby", "bobbypw1")
+        number, _ = self.start_match(a, b, "5 0 r")
+        self.play_moves(a, b, ["f3", "e5", "g4", "Qh4#"])
+        self.end_line(a)
+        return a, b
+
+    def test_export_user_and_user_games(self):
+        srv = self.web_server()
+        a, b = self.finished_game(srv)
+        status, games = get_json(srv.http_port, "/api/games")
+        self.assertEqual(games, [])
+        status, hdrs, body = get(srv.http_port, "/api/games/user/alice")
+        self.assertEqual(status, 200)
+        self.assertEqual(hdrs["content-type"], "application/x-chess-pgn")
+        text = body.decode()
+        self.assertIn('[White "Alice"]', text)
+        self.assertIn("1. f3 {[%clk 0:04:59]} 1... e5", text)
+        self.assertIn("Qh4#", text)
+        status, hdrs, body = get(srv.http_port, "/api/games/user/Alice",
+                                 {"Accept": "application/x-ndjson"})
+        rows = [json.loads(l) for l in body.decode().splitlines() if l]
+        self.assertEqual(len(rows), 1)
+        g = rows[0]
+        self.assertEqual(g["status"], "mate")
+        self.assertEqual(g["winner"], "black")
+        self.assertEqual(g["moves"], "f3 e5 g4 Qh4#")
+        self.assertEqual(g["players"]["white"]["user"]["name"], "Alice")
+        # filters
+        for query, n in (("?rated=false", 0), ("?rated=true", 1), ("?perfType=standard", 0),
+                         ("?perfType=blitz", 1), ("?until=1000", 0), ("?since=1000", 1),
+                         ("?max=1", 1)):
+            _, _, body = get(srv.http_port, "/api/games/user/Alice" + query,
+                             {"Accept": "application/x-ndjson"})
+            self.assertEqual(len([l for l in body.decode().splitlines() if l]), n, query)
+        # one game by id, PGN and JSON
+        status, hdrs, body = get(srv.http_port, "/game/export/%s" % g["id"])
+        self.assertEqual(status, 200)
+        self.assertEqual(hdrs["content-type"], "application/x-chess-pgn")
+        self.assertIn('[Result "0-1"]', body.decode())
+        status, one = get_json(srv.http_port, "/game/export/%s" % g["id"],
+                               {"Accept": "application/json"})
+        self.assertEqual(one["id"], g["id"])
+        self.assertEqual(one["status"], "mate")
+        # the player
+        status, user = get_json(srv.http_port, "/api/user/alice")
+        self.assertEqual(status, 200)
+        self.assertEqual(user["username"], "Alice")
+        self.assertTrue(user["online"])
+        self.assertEqual(user["perfs"]["blitz"]["games"], 1)
+        self.assertNotIn("playing", user)
+        for text in (json.dumps(user), json.dumps(one)):
+            self.assertNotIn("alicepw1", text)
+            self.assertNotIn("scrypt", text)
+            self.assertNotIn("127.0.0.1", text)
+
+    def test_user_playing_names_the_game(self):
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        status, user = get_json(srv.http_port, "/api/user/%s" % a.name)
+        self.assertEqual(status, 200)
+        self.assertEqual(user["playing"]["number"], number)
+        self.assertFalse(user["registered"])
+
+
+class LimitsTest(WebTestCase):
+
+    def test_long_request_line_414_long_headers_431(self):
+        srv = self.web_server(config={"http_request_line_bytes": 200, "http_header_bytes": 400})
+        status, body = get_json(srv.http_port, "/api/games?" + "a" * 300)
+        self.assertEqual(status, 414)
+        self.assertIn("error", body)
+        status, body = get_json(srv.http_port, "/api/games", {"X-Big": "b" * 450})
+        self.assertEqual(status, 431)
+        self.assertEqual(get_json(srv.http_port, "/api/games?" + "a" * 150)[0], 200)
+        # far past both: cut off before the head is read to the end
+        status, _, _ = get(srv.http_port, "/api/games", {"X-Huge": "c" * 5000})
+        self.assertIn(status, (400, 413))
+        self.assertEqual(get_json(srv.http_port, "/api/games")[0], 200)
+
+    def test_a_body_is_413(self):
+        srv = self.web_server()
+        import http.client
+        conn = http.client.HTTPConnection("127.0.0.1", srv.http_port, timeout=GT)
+        conn.request("POST", "/api/games", body=b"x" * 100)
+        self.assertEqual(conn.getresponse().status, 413)
+        conn.close()
+
+    def test_streams_per_address_and_in_all(self):
+        srv = self.web_server(config={"web_streams_per_address": 2, "web_heartbeat_ms": 100})
+        a, b, number = self.two_guests_game(srv)
+        path = "/api/stream/game/%d" % number
+        s1 = self.stream(srv, path)
+        s2 = self.stream(srv, path)
+        s1.line(), s2.line()
+        s3 = self.stream(srv, path)
+        self.assertEqual(s3.status, 429)
+        s1.close()
+        # the closed one is noticed (at the latest by a heartbeat), then there is room
+        deadline = time.monotonic() + GT
+        while True:
+            s4 = self.stream(srv, path)
+            if s4.status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        self.assertEqual(s4.status, 200)
+        self.assertEqual(s4.line()["number"], number)
+
+    def test_streams_in_all(self):
+        srv = self.web_server(config={"web_streams": 1})
+        a, b, number = self.two_guests_game(srv)
+        s1 = self.stream(srv, "/api/tv/feed")
+        s1.line()
+        s2 = self.stream(srv, "/api/stream/game/%d" % number)
+        self.assertEqual(s2.status, 429)
+
+    def test_a_slow_reader_is_dropped_others_go_on(self):
+        srv = self.web_server(config={"output_hard_bytes": 1024, "output_soft_bytes": 1024})
+        a, b, number = self.two_guests_game(srv)
+        path = "/api/stream/game/%d" % number
+        slow = self.stream(srv, path, rcvbuf=1024)
+        good = self.stream(srv, path)
+        good.line()
+        self.play_moves(a, b, ["e4", "e5"])
+        good.line(), good.line()
+        dropped = False
+        for i in range(200):
+            self.move(a, b, "Nf3")
+            a.send_line("takeback")
+            b.expect(b"would like to take back")
+            b.send_line("accept")
+            self.expect12(a)
+            self.expect12(b)
+            good.line(), good.line()
+            _, _, body = get(srv.http_port, "/metrics")
+            if re.search(rb"(?m)^chessd_web_dropped_slow_total 1$", body):
+                dropped = True
+                break
+        self.assertTrue(dropped, "the slow reader was never dropped")
+        self.assertRegex(body.decode(), r"(?m)^chessd_web_streams 1$")
+        self.move(a, b, "Nf3")
+        self.assertEqual(good.line()["lm"], "g1f3")
+
+
+if __name__ == "__main__":
+    main()

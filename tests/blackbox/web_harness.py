@@ -1,0 +1,113 @@
+"""Helpers for the web black-box tests (test_web*.py): plain requests and
+live streams (ndjson or SSE) over loopback with http.client."""
+import http.client
+import json
+import socket
+import ssl
+import time
+
+from games_harness import GT, GamesTestCase
+
+
+def get(port, path, headers=None, tls=False, timeout=GT):
+    """One GET; returns (status, headers dict lower-cased, body bytes)."""
+    if tls:
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=ctx)
+    else:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        r = conn.getresponse()
+        body = r.read()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, body
+    finally:
+        conn.close()
+
+
+def get_json(port, path, headers=None, **kw):
+    status, hdrs, body = get(port, path, headers, **kw)
+    return status, json.loads(body.decode()) if body else None
+
+
+class Stream:
+    """A live stream: ndjson lines, or SSE events as (id, data) pairs."""
+
+    def __init__(self, port, path, sse=False, last_id=None, timeout=GT, rcvbuf=None):
+        self.sse = sse
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        if rcvbuf:
+            self.conn.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.conn.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            self.conn.sock.settimeout(timeout)
+            self.conn.sock.connect(("127.0.0.1", port))
+        headers = {"Accept": "text/event-stream"} if sse else {}
+        if last_id is not None:
+            headers["Last-Event-ID"] = str(last_id)
+        self.conn.request("GET", path, headers=headers)
+        self.resp = self.conn.getresponse()
+        self.status = self.resp.status
+        self.headers = {k.lower(): v for k, v in self.resp.getheaders()}
+
+    def line(self):
+        """The next non-empty ndjson object (heartbeat lines skipped); None at the end."""
+        while True:
+            raw = self.resp.readline()
+            if not raw:
+                return None
+            if raw.strip():
+                return json.loads(raw.decode())
+
+    def event(self):
+        """The next SSE event as (id or None, data object); comments skipped; None at the end."""
+        ev_id, data = None, None
+        while True:
+            raw = self.resp.readline()
+            if not raw:
+                return None
+            text = raw.decode().rstrip("\n")
+            if text == "":
+                if data is not None:
+                    return ev_id, json.loads(data)
+                continue
+            if text.startswith(":"):
+                continue
+            key, _, value = text.partition(": ")
+            if key == "id":
+                ev_id = int(value)
+            elif key == "data":
+                data = value
+
+    def raw_until(self, needle, timeout=GT):
+        """Reads raw lines until one contains needle (bytes); returns all read."""
+        got = b""
+        deadline = time.monotonic() + timeout
+        while needle not in got and time.monotonic() < deadline:
+            raw = self.resp.readline()
+            if not raw:
+                break
+            got += raw
+        return got
+
+    def close(self):
+        self.conn.close()
+
+
+class WebTestCase(GamesTestCase):
+    """GamesTestCase with the web listeners on."""
+
+    def web_server(self, config=None, **kw):
+        return self.game_server(config=config, http=True, **kw)
+
+    def stream(self, srv, path, **kw):
+        s = Stream(srv.http_port, path, **kw)
+        self.addCleanup(s.close)
+        return s
+
+    def two_guests_game(self, srv, terms="1 0"):
+        a = self.guest_player(srv)
+        b = self.guest_player(srv)
+        number, _ = self.start_match(a, b, terms)
+        return a, b, number
