@@ -40,6 +40,7 @@ struct limits {
 	int seeks_per_user;
 	int http_request_line_bytes;
 	int http_header_bytes;
+	int http_request_ms;
 	int web_streams_per_address;
 	int web_streams;
 	int web_heartbeat_ms;

@@ -90,6 +90,9 @@
  * past both together is cut off with 413 before it is read to the end. */
 #define LIMIT_HTTP_REQUEST_LINE_BYTES 2048
 #define LIMIT_HTTP_HEADER_BYTES 8192
+/* Time to send one whole HTTP request; an idle kept-alive connection is closed
+ * after as long (a stream, once started, is not idle). */
+#define LIMIT_HTTP_REQUEST_MS 10000
 /* Live web streams (SSE or ndjson) from one address, and in all. */
 #define LIMIT_WEB_STREAMS_PER_ADDRESS 64
 #define LIMIT_WEB_STREAMS 20000

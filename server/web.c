@@ -201,7 +201,7 @@ static struct evhttp *listen_http(struct web *w, int port, bool secure, char *er
 	evhttp_set_max_body_size(h, 0);
 	evhttp_set_allowed_methods(h, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
 	    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE);
-	evhttp_set_timeout(h, lim->login_ms / 1000 > 0 ? lim->login_ms / 1000 : 1);
+	evhttp_set_timeout(h, lim->http_request_ms / 1000);
 	evhttp_set_gencb(h, route, w);
 	if (secure)
 		evhttp_set_bevcb(h, tls_bufferevent, w);

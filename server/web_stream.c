@@ -31,6 +31,8 @@
 
 #define STREAM_FEN_MAX 96
 #define STREAM_ADDR_MAX 64
+#define STREAM_LATENCY_WAITING 64
+#define STREAM_LATENCY_BUCKETS 9
 
 /* One encoded event, shared by every viewer that was sent it. */
 struct web_event {
@@ -100,8 +102,17 @@ struct web_stream {
 	uint64_t durable;
 	void *addrs;			/* tsearch tree of struct addr_count */
 	int viewer_count;
-	uint64_t events_made, deliveries, dropped_slow, refused;
+	uint64_t events_made, deliveries, dropped_slow, refused, moves;
+	/* Passes waiting for their commit to be durable: (commit, when its pass ended). */
+	struct { uint64_t seq; int64_t ms; } waiting[STREAM_LATENCY_WAITING];
+	int waiting_count;
+	uint64_t latency_buckets[STREAM_LATENCY_BUCKETS + 1];	/* the last: +Inf */
+	uint64_t latency_sum_ms, latency_count;
 };
+
+/* Upper bounds (ms) of the commit latency histogram's buckets. */
+static const int latency_bounds_ms[STREAM_LATENCY_BUCKETS] = { 1, 2, 5, 10, 25, 50, 100, 250,
+    1000 };
 
 static int64_t now_ms(struct web_stream *st)
 {
@@ -583,6 +594,7 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 		move_format_uci(position_move_at(game_position(g), n - 1), uci);
 		record_ply(ch, g, n, uci);
 		ch->known = n;
+		st->moves++;
 		channel_push(ch, event_make(st, move_json(ch, n), n, "fen"));
 	} else if (n < ch->known) {
 		/* A takeback: the position it left, as a fresh description. */
@@ -652,16 +664,47 @@ void web_stream_game_over(struct web_stream *st, struct game *g, enum result r,
 
 void web_stream_pass_end(struct web_stream *st, uint64_t need, uint64_t durable)
 {
+	bool made = false;
+
 	for (struct channel *ch = st->channels; ch; ch = ch->next)
-		for (int i = ch->event_count - 1; i >= ch->published && !ch->events[i]->seq; i--)
+		for (int i = ch->event_count - 1; i >= ch->published && !ch->events[i]->seq; i--) {
 			ch->events[i]->seq = need;
+			made = true;
+		}
+	if (made && need > durable && st->waiting_count < STREAM_LATENCY_WAITING &&
+	    (!st->waiting_count || st->waiting[st->waiting_count - 1].seq < need)) {
+		st->waiting[st->waiting_count].seq = need;
+		st->waiting[st->waiting_count++].ms = now_ms(st);
+	} else if (made && need <= durable) {
+		st->latency_buckets[0]++;
+		st->latency_count++;
+	}
 	web_stream_durable(st, durable);
+}
+
+/* A pass's commit became durable after ms: into the histogram. */
+static void observe_latency(struct web_stream *st, int64_t ms)
+{
+	int b = 0;
+
+	while (b < STREAM_LATENCY_BUCKETS && ms > latency_bounds_ms[b])
+		b++;
+	st->latency_buckets[b]++;
+	st->latency_sum_ms += (uint64_t)ms;
+	st->latency_count++;
 }
 
 void web_stream_durable(struct web_stream *st, uint64_t durable)
 {
+	int done = 0;
+
 	if (durable > st->durable)
 		st->durable = durable;
+	while (done < st->waiting_count && st->waiting[done].seq <= st->durable)
+		observe_latency(st, now_ms(st) - st->waiting[done++].ms);
+	memmove(st->waiting, st->waiting + done, (size_t)(st->waiting_count - done) *
+	    sizeof st->waiting[0]);
+	st->waiting_count -= done;
 	release_all(st);
 }
 
@@ -757,8 +800,6 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 			    !viewer_write(v, sse ? ev->sse : ev->nd, sse ? ev->sse_len : ev->nd_len, ev))
 				return;
 		}
-		if (after > ch->shown && !ch->published)
-			return;
 	} else if (!viewer_write_json(v, describe(ch, true), shown_plies(ch))) {
 		return;
 	}
@@ -871,6 +912,25 @@ void web_stream_metrics(struct web_stream *st, struct evbuffer *out)
 	    st->viewer_count, (unsigned long long)st->events_made,
 	    (unsigned long long)st->deliveries, (unsigned long long)st->dropped_slow,
 	    (unsigned long long)st->refused);
+	evbuffer_add_printf(out,
+	    "# HELP chessd_moves_total Moves committed and handed to the web.\n"
+	    "# TYPE chessd_moves_total counter\n"
+	    "chessd_moves_total %llu\n"
+	    "# HELP chessd_commit_latency_ms From a pass's commit to its being on disk, for "
+	    "passes with web events.\n"
+	    "# TYPE chessd_commit_latency_ms histogram\n", (unsigned long long)st->moves);
+	uint64_t cumulative = 0;
+	for (int b = 0; b <= STREAM_LATENCY_BUCKETS; b++) {
+		cumulative += st->latency_buckets[b];
+		if (b < STREAM_LATENCY_BUCKETS)
+			evbuffer_add_printf(out, "chessd_commit_latency_ms_bucket{le=\"%d\"} %llu\n",
+			    latency_bounds_ms[b], (unsigned long long)cumulative);
+		else
+			evbuffer_add_printf(out, "chessd_commit_latency_ms_bucket{le=\"+Inf\"} %llu\n",
+			    (unsigned long long)cumulative);
+	}
+	evbuffer_add_printf(out, "chessd_commit_latency_ms_sum %llu\nchessd_commit_latency_ms_count %llu\n",
+	    (unsigned long long)st->latency_sum_ms, (unsigned long long)st->latency_count);
 }
 
 /* A comment to every stream quiet for a heartbeat, so a vanished reader is found. */

@@ -175,6 +175,39 @@ class LiveGameTest(WebTestCase):
         self.assertRegex(text, r"(?m)^chessd_users 2$")
         self.assertRegex(text, r"(?m)^chessd_web_streams 1$")
         self.assertRegex(text, r'(?m)^chessd_connections\{kind="fics"\} 2$')
+        self.play_moves(a, b, ["e4", "e5"])
+        s.line(), s.line()
+        text = get(srv.http_port, "/metrics")[2].decode()
+        self.assertRegex(text, r"(?m)^chessd_moves_total 2$")
+        count = int(re.search(r"(?m)^chessd_commit_latency_ms_count (\d+)$", text).group(1))
+        inf = int(re.search(r'(?m)^chessd_commit_latency_ms_bucket\{le="\+Inf"\} (\d+)$',
+                            text).group(1))
+        self.assertGreaterEqual(count, 2)
+        self.assertEqual(inf, count)
+
+
+class PersistThenShowTest(WebTestCase):
+
+    def test_a_move_on_the_web_survives_a_crash(self):
+        """What a web viewer saw was on disk first: kill -9 right after the
+        stream shows a move, and the restarted server has that move."""
+        srv = self.web_server()
+        srv.useradd("Carol", "carolpw1")
+        srv.useradd("Derek", "derekpw1")
+        a = self.user_player(srv, "Carol", "carolpw1")
+        b = self.user_player(srv, "Derek", "derekpw1")
+        number, _ = self.start_match(a, b, "5 0")
+        s = self.stream(srv, "/api/stream/game/%d" % number)
+        game_id = s.line()["id"]
+        a.send_line("e4")
+        self.assertEqual(s.line()["lm"], "e2e4")
+        srv.kill()
+        srv.start()
+        status, g = get_json(srv.http_port, "/game/export/%s" % game_id,
+                             {"Accept": "application/json"})
+        self.assertEqual(status, 200)
+        self.assertEqual(g["moves"], "e4")
+        self.assertEqual(g["status"], "adjourned")
 
 
 class StoredGameTest(WebTestCase):
