@@ -22,6 +22,7 @@
 #include "web.h"
 #include "web_api.h"
 #include "web_http.h"
+#include "web_pages.h"
 #include "web_stream.h"
 
 struct web {
@@ -106,6 +107,35 @@ static void reply_metrics(struct web *w, struct evhttp_request *req)
 	web_reply_body(req, "text/plain; version=0.0.4", b);
 }
 
+/* Serves an embedded file of client/web/ by name; false when there is none. */
+static bool reply_page(struct evhttp_request *req, const char *name)
+{
+	for (int i = 0; i < web_page_count; i++) {
+		if (strcmp(web_pages[i].name, name))
+			continue;
+		struct evbuffer *b = evbuffer_new();
+		if (!b) {
+			evhttp_send_error(req, 500, "out of memory");
+			return true;
+		}
+		evbuffer_add_reference(b, web_pages[i].body, strlen(web_pages[i].body), NULL, NULL);
+		web_reply_body(req, web_pages[i].type, b);
+		return true;
+	}
+	return false;
+}
+
+/* Whether text is a non-empty run of decimal digits (a page's number; the API checks it). */
+static bool all_digits(const char *text)
+{
+	if (!*text)
+		return false;
+	for (; *text; text++)
+		if (*text < '0' || *text > '9')
+			return false;
+	return true;
+}
+
 /* Bytes of the request's header lines, as they came ("Name: value\r\n"). */
 static size_t header_bytes(struct evhttp_request *req)
 {
@@ -152,7 +182,15 @@ static void route(struct evhttp_request *req, void *arg)
 		web_reply_error(req, 400, "bad request path");
 		return;
 	}
-	if (!strcmp(path, "/metrics"))
+	if (!strcmp(path, "/"))
+		reply_page(req, "index.html");
+	else if ((rest = after(path, "/static/")) && strchr(rest, '.') && reply_page(req, rest))
+		return;
+	else if ((rest = after(path, "/game/")) && all_digits(rest))
+		reply_page(req, "game.html");
+	else if ((rest = after(path, "/tourney/")) && all_digits(rest))
+		reply_page(req, "tourney.html");
+	else if (!strcmp(path, "/metrics"))
 		reply_metrics(w, req);
 	else if (!strcmp(path, "/api/games"))
 		web_reply_json(req, 200, web_stream_live_games(w->streams));

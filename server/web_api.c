@@ -350,7 +350,7 @@ static struct tournament *find_tourney(struct server *srv, struct evhttp_request
 	return t;
 }
 
-static json_t *rounds_json(const struct tourney *core)
+static json_t *rounds_json(const struct tournament *t, const struct tourney *core)
 {
 	json_t *rounds = json_array();
 
@@ -363,6 +363,9 @@ static json_t *rounds_json(const struct tourney *core)
 			    "white", core->players[gm->white].name, "black", core->players[gm->black].name,
 			    "result", gm->result == TOURNEY_RESULT_NONE ? "*" :
 			    tournament_result_text(gm->result)));
+			int live = r == core->rounds_paired ? tournament_board_game(t, b + 1) : 0;
+			json_object_set_new(json_array_get(pairings, json_array_size(pairings) - 1),
+			    "game", live ? json_integer(live) : json_null());
 		}
 		json_t *byes = json_array();
 		for (int i = 0; i < round->nbyes; i++)
@@ -407,7 +410,7 @@ void web_api_tourney(struct server *srv, struct evhttp_request *req, const char 
 	    "rounds", core->nrounds, "currentRound", core->rounds_paired,
 	    "roundsDone", tournament_rounds_done(t), "timeControl", tournament_time_control(t),
 	    "rated", tournament_rated(t), "tiebreaks", names, "standings", standings,
-	    "pairings", rounds_json(core)));
+	    "pairings", rounds_json(t, core)));
 }
 
 struct round_games {

@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "config.h"
 #include "fen.h"
+#include "fics.h"
 #include "game.h"
 #include "log.h"
 #include "number.h"
@@ -48,6 +49,7 @@ struct web_event {
 /* The game after a ply, as the web shows it. */
 struct ply_state {
 	char uci[MOVE_TEXT_MAX];
+	char san[MOVE_TEXT_MAX];
 	char fen[STREAM_FEN_MAX];
 	int64_t clock_ms[COLOR_NB];
 };
@@ -238,8 +240,10 @@ static json_t *move_json(const struct channel *ch, int ply)
 {
 	const struct ply_state *p = &ch->plies[ply];
 
-	return json_pack("{s:s,s:s,s:I,s:I}", "fen", p->fen, "lm", p->uci,
-	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000));
+	/* lichess's four fields, and the move in SAN for pages that list moves. */
+	return json_pack("{s:s,s:s,s:I,s:I,s:s}", "fen", p->fen, "lm", p->uci,
+	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000),
+	    "san", p->san);
 }
 
 /* The game as the web may show it: the /api/games object, plus the moves. */
@@ -273,15 +277,20 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 	if (ch->ended && ch->published == ch->event_count && ch->winner)
 		json_object_set_new(d, "winner", json_string(ch->winner));
 	if (with_moves) {
-		size_t len = 0;
-		char *moves = malloc((size_t)n * 6 + 1);
-		if (moves) {
-			moves[0] = '\0';
-			for (int i = 1; i <= n; i++)
+		size_t len = 0, san_len = 0;
+		char *moves = malloc((size_t)n * 6 + 1), *sans = malloc((size_t)n * MOVE_TEXT_MAX + 1);
+		if (moves && sans) {
+			moves[0] = sans[0] = '\0';
+			for (int i = 1; i <= n; i++) {
 				len += (size_t)sprintf(moves + len, "%s%s", i > 1 ? " " : "", ch->plies[i].uci);
+				san_len += (size_t)sprintf(sans + san_len, "%s%s", i > 1 ? " " : "",
+				    ch->plies[i].san);
+			}
 			json_object_set_new(d, "moves", json_string(moves));
-			free(moves);
+			json_object_set_new(d, "sanMoves", json_string(sans));
 		}
+		free(moves);
+		free(sans);
 	}
 	return d;
 }
@@ -437,8 +446,11 @@ static int ensure_plies(struct channel *ch, int n)
 static void record_ply(struct channel *ch, struct game *g, int n, const char *uci)
 {
 	struct ply_state *p = &ch->plies[n];
+	struct fics_game_view v;
 
+	game_view(g, &v);
 	snprintf(p->uci, sizeof p->uci, "%s", uci);
+	snprintf(p->san, sizeof p->san, "%s", n > 0 ? v.plies[n - 1].san : "");
 	fen_format(position_board(game_position(g)), p->fen);
 	for (int c = WHITE; c <= BLACK; c++)
 		p->clock_ms[c] = game_clock_ms(g, (enum color)c);
@@ -475,15 +487,18 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 			move m = position_move_at(pos, i - 1);
 			move_format_uci(m, p->uci);
 			position_play(replay, m, SAN_ENGLISH, san);
+			snprintf(p->san, sizeof p->san, "%s", san);
 			clocks[(i - 1) % 2 == 0 ? WHITE : BLACK] = game_move_clock_ms(g, i - 1);
 		} else {
-			p->uci[0] = '\0';
+			p->uci[0] = p->san[0] = '\0';
 		}
 		fen_format(position_board(replay), p->fen);
 		memcpy(p->clock_ms, clocks, sizeof clocks);
 	}
 	position_free(replay);
-	record_ply(ch, g, n, n ? ch->plies[n].uci : "");
+	char last[MOVE_TEXT_MAX];
+	snprintf(last, sizeof last, "%s", ch->plies[n].uci);
+	record_ply(ch, g, n, last);
 	ch->known = ch->shown = n;
 	ch->next = st->channels;
 	st->channels = ch;
@@ -599,7 +614,9 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 	} else if (n < ch->known) {
 		/* A takeback: the position it left, as a fresh description. */
 		ch->known = n;
-		record_ply(ch, g, n, n ? ch->plies[n].uci : "");
+		char last[MOVE_TEXT_MAX];
+		snprintf(last, sizeof last, "%s", ch->plies[n].uci);
+		record_ply(ch, g, n, last);
 		int shown = ch->shown;
 		ch->shown = n;
 		json_t *d = describe(ch, true);

@@ -81,12 +81,14 @@ class LiveGameTest(WebTestCase):
             ev = s.line()
             self.assertEqual(ev["lm"], uci)
             self.assertEqual(ev["fen"], fen_after(ucis[:i + 1]))
-            self.assertEqual(set(ev), {"fen", "lm", "wc", "bc"})
+            self.assertEqual(set(ev), {"fen", "lm", "wc", "bc", "san"})
+            self.assertEqual(ev["san"], san)
         b.send_line("resign")
         last = s.line()
         self.assertEqual(last["status"], "resign")
         self.assertEqual(last["winner"], "white")
         self.assertEqual(last["moves"], " ".join(ucis))
+        self.assertEqual(last["sanMoves"], "e4 e5 Nf3")
         self.assertIsNone(s.line())     # the stream ends with the game
 
     def test_a_late_viewer_gets_the_game_so_far(self):
@@ -184,6 +186,24 @@ class LiveGameTest(WebTestCase):
                             text).group(1))
         self.assertGreaterEqual(count, 2)
         self.assertEqual(inf, count)
+
+
+class ShutdownTest(WebTestCase):
+
+    def test_shutdown_with_streams_open_is_clean(self):
+        """SIGTERM with viewers on a game and the TV: exit 0, and (under the
+        sanitizers) no report, leaks included."""
+        srv = self.web_server(config={"public_delay_s": 30})
+        a, b, number = self.two_guests_game(srv)
+        streams = [self.stream(srv, "/api/stream/game/%d" % number),
+                   self.stream(srv, "/api/stream/game/%d" % number, sse=True),
+                   self.stream(srv, "/api/tv/feed")]
+        for s in streams[:1]:
+            s.line()
+        self.move(a, b, "e4")       # held back by the delay when the server stops
+        srv.stop()
+        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            self.assertNotIn(word, srv.all_logs())
 
 
 class PersistThenShowTest(WebTestCase):

@@ -37,8 +37,9 @@ class WebTourneyTest(TourneyTestCase):
         self.assertEqual(set(t["standings"][0]["tiebreaks"]), set(t["tiebreaks"]))
         r1 = t["pairings"][0]
         self.assertEqual(r1["round"], 1)
-        self.assertEqual([(p["board"], p["white"], p["black"], p["result"]) for p in r1["pairings"]],
-                         [(b["board"], b["white"], b["black"], "*") for b in boards])
+        self.assertEqual([(p["board"], p["white"], p["black"], p["result"], p["game"])
+                          for p in r1["pairings"]],
+                         [(b["board"], b["white"], b["black"], "*", b["game"]) for b in boards])
 
         # the live games of round 1, tagged board by board
         status, hdrs, body = get(srv.http_port, "/tourney/%d/round/1.pgn" % tid)
