@@ -946,8 +946,9 @@ void web_stream_metrics(struct web_stream *st, struct evbuffer *out)
 			evbuffer_add_printf(out, "chessd_commit_latency_ms_bucket{le=\"+Inf\"} %llu\n",
 			    (unsigned long long)cumulative);
 	}
-	evbuffer_add_printf(out, "chessd_commit_latency_ms_sum %llu\nchessd_commit_latency_ms_count %llu\n",
-	    (unsigned long long)st->latency_sum_ms, (unsigned long long)st->latency_count);
+	evbuffer_add_printf(out, "chessd_commit_latency_ms_sum %llu\n"
+	    "chessd_commit_latency_ms_count %llu\n", (unsigned long long)st->latency_sum_ms,
+	    (unsigned long long)st->latency_count);
 }
 
 /* A comment to every stream quiet for a heartbeat, so a vanished reader is found. */
