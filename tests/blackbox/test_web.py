@@ -2,7 +2,6 @@
 stored games, and live streams that follow a game played over telnet."""
 import json
 import re
-import socket
 import time
 
 from games_harness import GT, main, fen_after
