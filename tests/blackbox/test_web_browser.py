@@ -2,6 +2,7 @@
 the DevTools protocol on a pipe (Python standard library only).  A game
 played over telnet shows on its page move by move, with ticking clocks; the
 lobby lists it; the tournament page shows the standings and pairings."""
+import base64
 import json
 import os
 import shutil
@@ -14,6 +15,8 @@ from games_harness import GT, main
 from web_harness import WebTestCase
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# E2E_SHOTS=tests/e2e refreshes the screenshot the README shows.
+SHOTS = os.environ.get("E2E_SHOTS", os.getcwd())
 
 
 class Browser:
@@ -77,6 +80,15 @@ class Browser:
             time.sleep(0.1)
         raise AssertionError("%s: %r, not %r" % (expression, got, want))
 
+    def screenshot(self, path, width=480, height=720):
+        """A PNG of the page at a phone's width."""
+        self.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                         "deviceScaleFactor": 1, "mobile": True})
+        data = self.call("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+        return path
+
     def close(self):
         try:
             self.call("Browser.close", session=False)
@@ -118,6 +130,10 @@ class BrowserTest(WebTestCase):
                                  ".map(e => e.dataset.square).sort().join(' ')"), "b8 c6")
         self.assertEqual(page.js("document.querySelector('[data-square=f3]').textContent"),
                          "\u2658")
+        shot = page.screenshot(os.path.join(SHOTS, "web-game.png"))
+        with open(shot, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertLess(os.path.getsize(shot), 200 * 1024)
         # white's clock ticks on the page while white thinks
         first = page.js("document.getElementById('wclock').textContent")
         page.wait_js("document.getElementById('wclock').textContent", lambda t: t != first,
