@@ -204,6 +204,8 @@ static void route(struct evhttp_request *req, void *arg)
 		web_api_user(w->srv, req, rest);
 	else if ((rest = after(path, "/api/games/user/")))
 		web_api_user_games(w->srv, req, rest, query);
+	else if (!strcmp(path, "/api/tourney"))
+		web_api_tourneys(w->srv, req);
 	else if ((rest = after(path, "/api/tourney/")))
 		web_api_tourney(w->srv, req, rest);
 	else if ((rest = after(path, "/tourney/")))

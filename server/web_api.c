@@ -376,6 +376,24 @@ static json_t *rounds_json(const struct tournament *t, const struct tourney *cor
 	return rounds;
 }
 
+static void list_tourney(struct tournament *t, void *arg)
+{
+	json_array_append_new(arg, json_pack("{s:I,s:s,s:s,s:s,s:i,s:i}",
+	    "id", (json_int_t)tournament_id(t), "name", tournament_name(t),
+	    "system", tournament_kind_name(tournament_kind(t)),
+	    "state", tournament_state_name(tournament_state(t)),
+	    "rounds", tournament_core(t)->nrounds, "currentRound", tournament_core(t)->rounds_paired));
+}
+
+void web_api_tourneys(struct server *srv, struct evhttp_request *req)
+{
+	json_t *list = json_array();
+
+	if (list)
+		tournaments_each(server_tournaments(srv), list_tourney, list);
+	web_reply_json(req, 200, list);
+}
+
 void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id_text)
 {
 	struct tournament *t = find_tourney(srv, req, id_text);

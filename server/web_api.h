@@ -12,6 +12,8 @@ void web_api_user(struct server *srv, struct evhttp_request *req, const char *na
 /* GET /api/games/user/{name}?max&since&until&rated&perfType: PGN or ndjson. */
 void web_api_user_games(struct server *srv, struct evhttp_request *req, const char *name,
     const char *query);
+/* GET /api/tourney: every tournament, with its state and round. */
+void web_api_tourneys(struct server *srv, struct evhttp_request *req);
 /* GET /api/tourney/{id}. */
 void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id);
 /* GET /tourney/{id}.trf and /tourney/{id}/round/{n}.pgn. */

@@ -27,6 +27,9 @@ class TourneyPageTest(TourneyTestCase):
         boards, _, _ = self.wait_round(director, tid, 1)
         page = Browser()
         self.addCleanup(page.close)
+        page.open("http://127.0.0.1:%d/" % srv.http_port)     # the lobby links to it
+        page.wait_js("[...document.querySelectorAll('#tourneys a')].map(e => e.pathname)"
+                     ".join(' ')", "/tourney/%d" % tid)
         page.open("http://127.0.0.1:%d/tourney/%d" % (srv.http_port, tid))
         page.wait_js("document.getElementById('name').textContent", "Web")
         results = "[...document.querySelectorAll('#pairings td:nth-child(4)')]" \

@@ -30,6 +30,10 @@ class WebTourneyTest(TourneyTestCase):
         boards, _, _ = self.wait_round(director, tid, 1)
         self.assertEqual(len(boards), 2)
 
+        status, listed = get_json(srv.http_port, "/api/tourney")
+        self.assertEqual(status, 200)
+        self.assertEqual([(x["id"], x["name"], x["state"], x["currentRound"]) for x in listed],
+                         [(tid, "Club", "running", 1)])
         status, t = get_json(srv.http_port, "/api/tourney/%d" % tid)
         self.assertEqual(status, 200)
         self.assertEqual((t["id"], t["name"], t["rounds"], t["currentRound"]), (tid, "Club", 3, 1))
