@@ -196,6 +196,8 @@ static void route(struct evhttp_request *req, void *arg)
 		web_reply_json(req, 200, web_stream_live_games(w->streams));
 	else if ((rest = after(path, "/api/stream/game/")))
 		web_stream_game(w->streams, req, rest);
+	else if ((rest = after(path, "/api/stream/tourney/")))
+		web_stream_tourney(w->streams, req, rest);
 	else if (!strcmp(path, "/api/tv/feed"))
 		web_stream_tv(w->streams, req);
 	else if ((rest = after(path, "/game/export/")))

@@ -3,6 +3,7 @@
  * and ratings, a tournament's standings, TRF and round PGN.  Names and
  * results only: no account ids, password hashes or addresses are served.
  */
+#include <limits.h>
 #include <math.h>
 #include <sys/queue.h>
 #include <stdio.h>
@@ -394,12 +395,12 @@ void web_api_tourneys(struct server *srv, struct evhttp_request *req)
 	web_reply_json(req, 200, list);
 }
 
-void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id_text)
+json_t *web_api_tourney_json(struct server *srv, int64_t id)
 {
-	struct tournament *t = find_tourney(srv, req, id_text);
+	struct tournament *t = tournaments_find(server_tournaments(srv), id);
 
 	if (!t)
-		return;
+		return NULL;
 	const struct tourney *core = tournament_core(t);
 	enum tiebreak order[TIEBREAK_MAX];
 	int norder = tournament_tiebreaks(t, order);
@@ -421,14 +422,22 @@ void web_api_tourney(struct server *srv, struct evhttp_request *req, const char 
 			    "score", rows[i].points_half / 2.0, "tiebreaks", tb));
 		}
 	}
-	web_reply_json(req, 200, json_pack("{s:I,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:b,s:o,s:o,s:o}",
+	return json_pack("{s:I,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:b,s:o,s:o,s:o}",
 	    "id", (json_int_t)tournament_id(t), "name", tournament_name(t),
 	    "system", tournament_kind_name(tournament_kind(t)),
 	    "state", tournament_state_name(tournament_state(t)),
 	    "rounds", core->nrounds, "currentRound", core->rounds_paired,
 	    "roundsDone", tournament_rounds_done(t), "timeControl", tournament_time_control(t),
 	    "rated", tournament_rated(t), "tiebreaks", names, "standings", standings,
-	    "pairings", rounds_json(t, core)));
+	    "pairings", rounds_json(t, core));
+}
+
+void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id_text)
+{
+	struct tournament *t = find_tourney(srv, req, id_text);
+
+	if (t)
+		web_reply_json(req, 200, web_api_tourney_json(srv, tournament_id(t)));
 }
 
 struct round_games {

@@ -2,6 +2,10 @@
 #ifndef CHESSD_WEB_API_H
 #define CHESSD_WEB_API_H
 
+#include <stdint.h>
+
+#include <jansson.h>
+
 struct server;
 struct evhttp_request;
 
@@ -14,6 +18,8 @@ void web_api_user_games(struct server *srv, struct evhttp_request *req, const ch
     const char *query);
 /* GET /api/tourney: every tournament, with its state and round. */
 void web_api_tourneys(struct server *srv, struct evhttp_request *req);
+/* The tournament as /api/tourney/{id} shows it, or NULL. */
+json_t *web_api_tourney_json(struct server *srv, int64_t id);
 /* GET /api/tourney/{id}. */
 void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id);
 /* GET /tourney/{id}.trf and /tourney/{id}/round/{n}.pgn. */

@@ -7,6 +7,7 @@
  * them to be durable, and for public_delay_s, before any viewer sees them.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "log.h"
 #include "number.h"
 #include "server.h"
+#include "web_api.h"
 #include "web_http.h"
 #include "web_stream.h"
 
@@ -34,6 +36,7 @@
 #define STREAM_ADDR_MAX 64
 #define STREAM_LATENCY_WAITING 64
 #define STREAM_LATENCY_BUCKETS 9
+#define STREAM_TOURNEY_DIRTY 64
 
 /* One encoded event, shared by every viewer that was sent it. */
 struct web_event {
@@ -80,7 +83,8 @@ struct channel {
 
 struct viewer {
 	struct web_stream *st;
-	struct channel *ch;		/* NULL: a TV viewer */
+	struct channel *ch;		/* NULL: a TV or tournament viewer */
+	int64_t tourney_id;		/* a tournament viewer's, else 0 */
 	struct viewer *next, **prevp;
 	struct evhttp_request *req;
 	struct evhttp_connection *evcon;
@@ -98,6 +102,16 @@ struct web_stream {
 	struct server *srv;
 	struct channel *channels;
 	struct viewer *tv;		/* TV viewers */
+	struct viewer *tourney;		/* tournament viewers */
+	/* Tournaments whose games started or ended this pass; then their updates,
+	 * each waiting for its commit and the delay as a game's events do. */
+	int64_t dirty[STREAM_TOURNEY_DIRTY];
+	int dirty_count;
+	struct tourney_update {
+		int64_t id;
+		struct web_event *ev;
+	} updates[STREAM_TOURNEY_DIRTY];
+	int update_count;
 	struct channel *featured;
 	struct evbuffer *scratch;
 	struct event *heartbeat, *delay_timer;
@@ -526,6 +540,18 @@ static int channel_push(struct channel *ch, struct web_event *ev)
 
 static void tv_feature(struct web_stream *st);
 
+/* A game of tournament id started or ended: its viewers get an update. */
+static void tourney_touched(struct web_stream *st, int64_t id)
+{
+	if (!id || !st->tourney)
+		return;
+	for (int i = 0; i < st->dirty_count; i++)
+		if (st->dirty[i] == id)
+			return;
+	if (st->dirty_count < STREAM_TOURNEY_DIRTY)
+		st->dirty[st->dirty_count++] = id;
+}
+
 /* Sends one published event to every viewer of its channel (and the TV's). */
 static void channel_publish(struct channel *ch, struct web_event *ev)
 {
@@ -579,6 +605,23 @@ static void release_all(struct web_stream *st)
 	}
 	if (featured_gone || (!st->featured && st->tv))
 		tv_feature(st);
+	int kept = 0;
+	for (int i = 0; i < st->update_count; i++) {
+		struct tourney_update *u = &st->updates[i];
+		if (u->ev->seq > st->durable || u->ev->due_ms > now) {
+			if (u->ev->seq <= st->durable && (!next_due || u->ev->due_ms < next_due))
+				next_due = u->ev->due_ms;
+			st->updates[kept++] = *u;
+			continue;
+		}
+		for (struct viewer *v = st->tourney, *next; v; v = next) {
+			next = v->next;
+			if (v->tourney_id == u->id)
+				viewer_write(v, u->ev->nd, u->ev->nd_len, u->ev);
+		}
+		event_unref(u->ev);
+	}
+	st->update_count = kept;
 	if (next_due) {
 		int64_t ms = next_due - now;
 		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
@@ -600,6 +643,7 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 
 	if (!ch) {
 		channel_new(st, g);
+		tourney_touched(st, game_tourney_id(g));
 		return;
 	}
 	if (ch->ended || ensure_plies(ch, n) < 0)
@@ -660,6 +704,7 @@ void web_stream_game_over(struct web_stream *st, struct game *g, enum result r,
 {
 	struct channel *ch = channel_of_game(st, game_id(g));
 
+	tourney_touched(st, game_tourney_id(g));
 	if (!ch || ch->ended)
 		return;
 	end_words(g, r, termination, status, &ch->status, &ch->winner);
@@ -688,6 +733,19 @@ void web_stream_pass_end(struct web_stream *st, uint64_t need, uint64_t durable)
 			ch->events[i]->seq = need;
 			made = true;
 		}
+	/* After the pass, the tournament has recorded what its games did. */
+	for (int i = 0; i < st->dirty_count && st->update_count < STREAM_TOURNEY_DIRTY; i++) {
+		json_t *d = web_api_tourney_json(st->srv, st->dirty[i]);
+		struct web_event *ev = d ? event_make(st, json_pack("{s:s,s:o}", "t", "update", "d", d),
+		    0, NULL) : NULL;
+		if (!ev)
+			continue;
+		ev->seq = need;
+		ev->due_ms = now_ms(st) + (int64_t)server_config(st->srv)->public_delay_s * 1000;
+		st->updates[st->update_count].id = st->dirty[i];
+		st->updates[st->update_count++].ev = ev;
+	}
+	st->dirty_count = 0;
 	if (made && need > durable && st->waiting_count < STREAM_LATENCY_WAITING &&
 	    (!st->waiting_count || st->waiting[st->waiting_count - 1].seq < need)) {
 		st->waiting[st->waiting_count].seq = need;
@@ -822,6 +880,29 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	}
 	if (ch->ended && ch->published == ch->event_count)
 		viewer_finish(v);
+}
+
+void web_stream_tourney(struct web_stream *st, struct evhttp_request *req, const char *id_text)
+{
+	long id;
+
+	if (number_parse(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
+		web_reply_error(req, 400, "a tournament id is a whole number from 1");
+		return;
+	}
+	json_t *d = web_api_tourney_json(st->srv, id);
+	if (!d) {
+		web_reply_error(req, 404, "no such tournament");
+		return;
+	}
+	struct viewer *v = viewer_open(st, req, false);
+	if (!v) {
+		json_decref(d);
+		return;
+	}
+	v->tourney_id = id;
+	viewer_link(v, &st->tourney);
+	viewer_write_json(v, json_pack("{s:s,s:o}", "t", "tourney", "d", d), 0);
 }
 
 /* The featured game: the live one with the highest ratings together. */
@@ -960,8 +1041,8 @@ static void heartbeat(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	struct viewer *lists[] = { st->tv };
-	for (size_t i = 0; i < 1; i++)
+	struct viewer *lists[] = { st->tv, st->tourney };
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
 		for (struct viewer *v = lists[i], *next; v; v = next) {
 			next = v->next;
 			if (v->last_write_ms <= quiet)
@@ -1007,6 +1088,10 @@ void web_stream_free(struct web_stream *st)
 		return;
 	while (st->tv)
 		forget(st->tv);
+	while (st->tourney)
+		forget(st->tourney);
+	for (int i = 0; i < st->update_count; i++)
+		event_unref(st->updates[i].ev);
 	while (st->channels) {
 		struct channel *ch = st->channels;
 		while (ch->viewers)

@@ -31,6 +31,9 @@ void web_stream_durable(struct web_stream *st, uint64_t durable);
 
 /* GET /api/stream/game/{number}: ndjson, or SSE when the client accepts it. */
 void web_stream_game(struct web_stream *st, struct evhttp_request *req, const char *number);
+/* GET /api/stream/tourney/{id}: the tournament, then again whenever one of its games
+ * starts or ends (a round's pairing starts its games). */
+void web_stream_tourney(struct web_stream *st, struct evhttp_request *req, const char *id);
 /* GET /api/tv/feed: the featured game, switching when it ends. */
 void web_stream_tv(struct web_stream *st, struct evhttp_request *req);
 /* The live games as the web may show them: a JSON array. */

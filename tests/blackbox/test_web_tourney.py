@@ -5,7 +5,7 @@ import re
 
 from games_harness import main
 from test_tourney import PASSWORD, TourneyTestCase, text
-from web_harness import get, get_json
+from web_harness import Stream, get, get_json
 
 
 class WebTourneyTest(TourneyTestCase):
@@ -26,7 +26,15 @@ class WebTourneyTest(TourneyTestCase):
         tid = self.create(director, "Club rr 0 5 0 unrated")
         for n in names:
             self.cmd(clients[n], "tourney join %d" % tid)
+        live = Stream(srv.http_port, "/api/stream/tourney/%d" % tid)
+        self.addCleanup(live.close)
+        first = live.line()
+        self.assertEqual((first["t"], first["d"]["state"], first["d"]["currentRound"]),
+                         ("tourney", "created", 0))
         self.cmd(director, "tourney start %d" % tid)
+        ev = live.line()
+        self.assertEqual((ev["t"], ev["d"]["state"], ev["d"]["currentRound"]),
+                         ("update", "running", 1))
         boards, _, _ = self.wait_round(director, tid, 1)
         self.assertEqual(len(boards), 2)
 
@@ -54,6 +62,13 @@ class WebTourneyTest(TourneyTestCase):
         self.assertEqual(pgn.count('[Result "*"]'), 2)
 
         self.play_board(clients, boards[0], "1-0")
+        # the stream says so: the board's result (updates may come for each game started)
+        while True:
+            ev = live.line()
+            if ev["d"]["pairings"][0]["pairings"][0]["result"] != "*":
+                break
+        self.assertEqual(ev["d"]["pairings"][0]["pairings"][0]["result"], "1-0")
+        self.assertIsNone(ev["d"]["pairings"][0]["pairings"][0]["game"])
         self.play_board(clients, boards[1], "1/2-1/2")
         self.wait_round(director, tid, 2)
         status, t = get_json(srv.http_port, "/api/tourney/%d" % tid)
@@ -80,7 +95,8 @@ class WebTourneyTest(TourneyTestCase):
         self.assertEqual(len([l for l in web_lines if l.startswith("001")]), 4)
 
         for path, code in (("/tourney/%d/round/x.pgn" % tid, 400), ("/tourney/%d.txt" % tid, 404),
-                           ("/tourney/999.trf", 404), ("/api/tourney/999", 404)):
+                           ("/tourney/999.trf", 404), ("/api/tourney/999", 404),
+                           ("/api/stream/tourney/999", 404), ("/api/stream/tourney/x", 400)):
             self.assertEqual(get(srv.http_port, path)[0], code, path)
 
 
