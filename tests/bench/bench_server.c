@@ -367,7 +367,9 @@ static int write_config(const char *path, int clients, char *why, size_t whylen)
 	    "games_per_minute_per_address = 1000000\n"
 	    "handshake_ms = 600000\n"
 	    "login_ms = 3600000\n"
-	    "unauth_idle_ms = 3600000\n", clients + FD_SPARE,
+	    "unauth_idle_ms = 3600000\n"
+	    "http_port = 0\n"		/* no web listeners to collide on their fixed ports */
+	    "https_port = 0\n", clients + FD_SPARE,
 	    clients + FD_SPARE);
 	if (fclose(f) == EOF) {
 		snprintf(why, whylen, "cannot write %.150s: %s", path, strerror(errno));
