@@ -915,6 +915,7 @@ void server_free(struct server *srv)
 	tdestroy(srv->names, free_tally);
 	tdestroy(srv->trusted, free_tally);
 	web_free(srv->web);
+	srv->web = NULL;	/* games and tournaments below call no hook while freed */
 	if (srv->plain)
 		evconnlistener_free(srv->plain);
 	if (srv->secure)
