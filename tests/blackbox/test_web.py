@@ -136,7 +136,7 @@ class LimitsTest(WebTestCase):
         self.assertEqual(conn.getresponse().status, 413)
         conn.close()
 
-    def test_streams_per_address_and_in_all(self):
+    def test_streams_per_address(self):
         srv = self.web_server(config={"web_streams_per_address": 2, "web_heartbeat_ms": 100})
         a, b, number = self.two_guests_game(srv)
         path = "/api/stream/game/%d" % number
