@@ -11,6 +11,7 @@
 #include "blkcmd.h"
 #include "cmd.h"
 #include "game.h"
+#include "lists.h"
 #include "limit.h"
 #include "number.h"
 #include "offer.h"
@@ -137,7 +138,7 @@ static bool free_to_play(struct session *s, struct session *other)
 		session_printf(s, "%s is playing a game.\n", session_name(other));
 		return false;
 	}
-	return true;
+	return !other || lists_may_play(s, other);
 }
 
 /* Starts a game; color is the colour `a` asked for, -1 for either.  b has

@@ -85,6 +85,8 @@
 #define LIMIT_HASHER_QUEUE 64
 /* Seeks one player may have posted at once. */
 #define LIMIT_SEEKS_PER_USER 3
+/* Entries in each personal list (notify, gnotify, censor, noplay) of one user. */
+#define LIMIT_LIST_ENTRIES 100
 
 /* Fixed at build time (arrays are sized by them): */
 /* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "db.h"
 #include "number.h"
+#include "lists.h"
 #include "offer.h"
 #include "rating.h"
 #include "server.h"
@@ -202,6 +203,8 @@ static void announce_seek(struct session *s, void *arg)
 	struct announce *a = arg;
 
 	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
+		return;
+	if (lists_censors(s, a->sk->owner))
 		return;
 	if (session_var(s, IVAR_SEEKINFO)) {
 		session_notify(s, "%s", a->machine);

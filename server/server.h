@@ -14,6 +14,7 @@ struct db;
 struct games;
 struct tournaments;
 struct offers;
+struct lists;
 struct event_base;
 struct hasher;
 struct signups;
@@ -35,6 +36,8 @@ struct games *server_games(struct server *srv);
 /* Tournaments. */
 struct tournaments *server_tournaments(struct server *srv);
 struct offers *server_offers(struct server *srv);
+/* Who lists whom (lists.h). */
+struct lists *server_lists(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
 /* Registrations per address per hour (signup.h). */
 struct signups *server_signups(struct server *srv);
