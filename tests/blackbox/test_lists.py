@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Personal lists: +LIST/-LIST/=LIST, addlist/sublist/showlist, znotify,
+notify and gnotify lines (parsed with pychess's own patterns), the size cap,
+persistence across a restart, and identity (entries name accounts, not names)."""
+import re
+
+import chessd_harness as H
+from chessd_harness import ChessdTestCase, main
+from lists_harness import pychess_patterns
+
+PW = "secret1"
+
+
+def lines(reply):
+    """The text lines of a reply, the prompt dropped."""
+    text = reply.decode().replace("\n\r", "\n")
+    return [l for l in text.split("\n") if not l.startswith("fics% ")]
+
+
+class Lists(ChessdTestCase):
+    def setUp(self):
+        super().setUp()
+        self.srv = self.start_server(config={"list_entries": 3})
+        for name in ("alice", "bob", "carol"):
+            self.srv.useradd(name, PW)
+
+    def login(self, name):
+        return self.user(self.srv, name, PW)
+
+    def test_showlist_names_every_list_as_pychess_reads_them(self):
+        g = self.guest(self.srv)
+        out = lines(g.command("showlist"))
+        start, item = pychess_patterns()["onUpdateLists"][0]
+        self.assertRegex(out[0], start)
+        parsed = {}
+        for line in out[1:]:
+            self.assertRegex(line, item)
+            if line:
+                name, _, kind = line.split()
+                parsed[name] = kind
+        self.assertEqual(parsed, {
+            "admin": "PUBLIC", "ban": "PUBLIC", "muzzle": "PUBLIC", "cmuzzle": "PUBLIC",
+            "computer": "PUBLIC", "td": "PUBLIC", "censor": "PERSONAL", "gnotify": "PERSONAL",
+            "noplay": "PERSONAL", "notify": "PERSONAL", "channel": "PERSONAL"})
+        # FICS's column: the name padded to 20.
+        self.assertIn("notify               is PERSONAL", out)
+
+    def test_add_remove_show_texts(self):
+        a = self.login("alice")
+        self.assertEqual(a.command("+notify bob"), b"[bob] added to your notify list.\n\rfics% ")
+        self.assertEqual(a.command("+notify BOB"),
+                         b"[bob] is already on your notify list.\n\rfics% ")
+        self.assertEqual(a.command("addlist notify carol"),
+                         b"[carol] added to your notify list.\n\rfics% ")
+        reply = a.command("=notify")
+        self.assertEqual(reply, b"-- notify list: 2 names --\n\rbob carol\n\rfics% ")
+        head, item = pychess_patterns()["onUpdateListitems"][0]
+        out = lines(reply)
+        m = re.match(head, out[0])
+        self.assertEqual(m.groups(), ("notify", "2"))
+        self.assertRegex(out[1], item)
+        self.assertEqual(a.command("showlist notify"), reply)
+        # A unique prefix names the list; an ambiguous one or a stranger does not.
+        self.assertEqual(a.command("=not"), reply)
+        self.assertEqual(a.command("-notify bob"), b"[bob] removed from your notify list.\n\rfics% ")
+        self.assertEqual(a.command("sublist notify bob"),
+                         b"[bob] is not in your notify list.\n\rfics% ")
+        self.assertEqual(a.command("=notify"), b"-- notify list: 1 name --\n\rcarol\n\rfics% ")
+        empty = a.command("=censor")
+        self.assertEqual(empty, b"-- censor list: 0 names --\n\rfics% ")
+        self.assertRegex(lines(empty)[0], pychess_patterns()["onUpdateEmptyListitems"][0][0])
+        self.assertEqual(a.command("+notify nobodyhere"),
+                         b"There is no player matching that name.\n\rfics% ")
+        self.assertEqual(a.command("+xyz bob"), b'"xyz" does not match any list name.\n\rfics% ')
+        self.assertEqual(a.command("+no bob"), b'"no" does not match any list name.\n\rfics% ')
+        self.assertEqual(a.command("=zzz"), b'"zzz" does not match any list name.\n\rfics% ')
+        for cmd in ("+censor bob", "+gnotify bob", "+noplay bob"):
+            kind = cmd[1:].split()[0]
+            self.assertEqual(a.command(cmd), b"[bob] added to your %s list.\n\rfics%% " % kind.encode())
+        # Public lists are read by anyone and changed only by admins.
+        self.assertEqual(a.command("+ban bob"),
+                         b'"ban" is not an appropriate list name or you have insufficient '
+                         b'rights.\n\rfics% ')
+        self.assertEqual(a.command("-muzzle bob"),
+                         b'"muzzle" is not an appropriate list name or you have insufficient '
+                         b'rights.\n\rfics% ')
+        self.assertEqual(a.command("=ban"), b"-- ban list: 0 names --\n\rfics% ")
+        # The channel list is a list too.
+        self.assertEqual(a.command("addlist channel 7"), b"[7] added to your channel list.\n\rfics% ")
+        self.assertEqual(a.command("showlist channel"),
+                         b"-- channel list: 1 channel --\n\r7 \n\rfics% ")
+        self.assertEqual(a.command("sublist channel 7"),
+                         b"[7] removed from your channel list.\n\rfics% ")
+        self.assertEqual(a.command("addlist"),
+                         b"Usage: addlist <list> <name>   (or +<list> <name>)\n\rfics% ")
+
+    def test_list_full_at_the_cap(self):
+        for name in ("dave", "erin"):
+            self.srv.useradd(name, PW)
+        a = self.login("alice")
+        for name in ("bob", "carol", "dave"):
+            a.command("+noplay " + name)
+        self.assertEqual(a.command("+noplay erin"), b"Sorry, your noplay list is full.\n\rfics% ")
+        self.assertIn(b"3 names", a.command("=noplay"))
+        # The cap is per list.
+        self.assertEqual(a.command("+censor erin"), b"[erin] added to your censor list.\n\rfics% ")
+
+    def test_notify_arrival_departure_and_present_company(self):
+        pats = pychess_patterns()
+        arrived = re.compile(pats["onArrivalNotification"][0][0])
+        departed = re.compile(pats["onDepartedNotification"][0][0])
+        a = self.login("alice")
+        a.command("+notify bob")
+        c = self.login("carol")
+        c.command("+notify bob")
+        b = self.connect(self.srv)
+        transcript = b.login("bob", PW)
+        self.assertIn(b"Your arrival was noted by: ", transcript)
+        noted = re.search(rb"Your arrival was noted by: (.*)\.\n", transcript).group(1).split()
+        self.assertEqual(sorted(noted), [b"alice", b"carol"])
+        for who in (a, c):
+            who.expect(b"\n\rNotification: bob has arrived.\n\rfics% ")
+            self.assertEqual(arrived.search("Notification: bob has arrived.").group(1), "bob")
+        # Someone not listing bob hears nothing.
+        g = self.guest(self.srv)
+        # znotify, both ways.
+        self.assertEqual(a.command("znotify"),
+                         b"Present company on your notify list:\n\r   bob\n\r"
+                         b"No one logged in has you on their notify list.\n\rfics% ")
+        self.assertEqual(b.command("znotify"),
+                         b"No one from your notify list is logged on.\n\r"
+                         b"The following players have you on their notify list:\n\r   "
+                         + b" ".join(sorted([b"alice", b"carol"], key=lambda n: n)) + b"\n\rfics% ")
+        # At login: who of one's notify list is here.
+        a.send_line("quit")
+        a.expect_closed()
+        a2 = self.connect(self.srv)
+        self.assertIn(b"Present company includes: bob.\n", a2.login("alice", PW))
+        b.send_line("quit")
+        b.expect_closed()
+        for who in (a2, c):
+            out = who.expect(b"Notification: bob has departed.")
+            self.assertTrue(departed.search(out.decode().replace("\r", "")))
+        self.assertNotIn(b"Notification", g.read_for(0.3))
+
+    def test_guests_arrivals_are_not_notified_but_guests_keep_lists(self):
+        g = self.guest(self.srv)
+        self.assertEqual(g.command("+notify alice"), b"[alice] added to your notify list.\n\rfics% ")
+        a = self.login("alice")
+        g.expect(b"Notification: alice has arrived.")
+        g.expect_prompt()
+        # A guest's own entry in a list lives as long as its session.
+        self.assertEqual(a.command("+censor " + g.name),
+                         b"[%s] added to your censor list.\n\rfics%% " % g.name.encode())
+        self.assertEqual(g.command("tell alice hi"),
+                         b'Player "alice" is censoring you.\n\rfics% ')
+        name = g.name
+        g.send_line("quit")
+        g.expect_closed()
+        # Gone with the session: a new guest under that name is someone else.
+        h = self.connect(self.srv)
+        h.login_unregistered(name)
+        self.assertEqual(h.command("tell alice hello"), b"(told alice)\n\rfics% ")
+        a.expect(b"tells you: hello")
+        a.expect_prompt()
+        self.assertEqual(a.command("-censor " + name),
+                         b"[%s] removed from your censor list.\n\rfics%% " % name.encode())
+
+    def test_gnotify(self):
+        c = self.login("carol")
+        c.command("+gnotify alice")
+        c.command("+gnotify bob")
+        g = self.guest(self.srv)
+        g.command("+gnotify alice")
+        a, b = self.login("alice"), self.login("bob")
+        a.command("match bob 5 0 white")
+        b.expect(b'You can "accept" or "decline"')
+        b.send_line("accept")
+        created = a.expect(re.compile(rb"Creating: alice \((\S+)\) bob \((\S+)\) (rated blitz 5 0)"))
+        ra, rb_, kind = a.match.groups()
+        a.expect(re.compile(rb"\{Game (\d+) "))
+        game = a.match.group(1)
+        want = b"Game notification: alice (%s) vs. bob (%s) %s: Game %s" % (ra, rb_, kind, game)
+        out = c.expect(want)
+        g.expect(want)
+        # One line for a listener who lists both players.
+        self.assertEqual((out + c.read_for(0.3)).count(b"Game notification"), 1)
+        self.assertNotIn(b"Game notification", created)
+
+    def test_lists_survive_a_restart(self):
+        a = self.login("alice")
+        for cmd in ("+notify bob", "+gnotify carol", "+censor bob", "+noplay carol"):
+            a.command(cmd)
+        self.srv.stop()
+        self.srv.start()
+        a = self.login("alice")
+        self.assertEqual(a.command("=notify"), b"-- notify list: 1 name --\n\rbob\n\rfics% ")
+        self.assertEqual(a.command("=gnotify"), b"-- gnotify list: 1 name --\n\rcarol\n\rfics% ")
+        self.assertEqual(a.command("=censor"), b"-- censor list: 1 name --\n\rbob\n\rfics% ")
+        self.assertEqual(a.command("=noplay"), b"-- noplay list: 1 name --\n\rcarol\n\rfics% ")
+        b = self.login("bob")
+        self.assertEqual(b.command("tell alice hi"), b'Player "alice" is censoring you.\n\rfics% ')
+
+    def test_entry_for_deleted_account_does_not_pass_to_a_new_one(self):
+        a = self.login("alice")
+        a.command("+censor bob")
+        a.command("+notify bob")
+        # bob's account goes beside the running server and a new bob registers.
+        r = H.run_admin(self.srv.data_dir, "userdel", "bob")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.srv.useradd("bob", "other22")
+        b = self.user(self.srv, "bob", "other22")
+        self.assertEqual(b.command("tell alice hello"), b"(told alice)\n\rfics% ")
+        out = a.expect(b"bob tells you: hello")
+        out += a.expect_prompt()
+        self.assertNotIn(b"Notification: bob has arrived", out)
+        self.assertEqual(a.command("=censor"), b"-- censor list: 0 names --\n\rfics% ")
+        # And after a restart too.
+        self.srv.stop()
+        self.srv.start()
+        a = self.login("alice")
+        self.assertEqual(a.command("=notify"), b"-- notify list: 0 names --\n\rfics% ")
+        b = self.user(self.srv, "bob", "other22")
+        self.assertEqual(b.command("tell alice again"), b"(told alice)\n\rfics% ")
+
+
+if __name__ == "__main__":
+    main()
