@@ -36,7 +36,7 @@ static void cmd_help(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Commands (\"help COMMAND\" for one):\n\n");
 		cmd_each(s, print_entry, s);
 		session_printf(s, "\nMore help: \"help register\", \"help channel_list\", "
-		    "\"help timecontrol\", \"help tourney\".\n");
+		    "\"help timecontrol\", \"help tourney\", \"help lists\".\n");
 		return;
 	}
 	const char *topic = a->argv[0];

@@ -45,6 +45,17 @@ class Lists(ChessdTestCase):
         # FICS's column: the name padded to 20.
         self.assertIn("notify               is PERSONAL", out)
 
+    def test_help(self):
+        g = self.guest(self.srv)
+        self.assertIn(b'"help lists"', g.command("help"))
+        for topic in ("lists", "addlist", "sublist", "showlist"):
+            text = g.command("help " + topic)
+            for words in (b"+notify alice", b"+censor alice", b"+noplay alice", b"ban logins"):
+                self.assertIn(words, text, "help %s lacks %s" % (topic, words))
+        self.assertTrue(g.command("help addlist").startswith(
+            b"addlist: Add a name to a list\n\rUsage: addlist <list> <name>"))
+        self.assertIn(b"who has you on their", g.command("help znotify"))
+
     def test_add_remove_show_texts(self):
         a = self.login("alice")
         self.assertEqual(a.command("+notify bob"), b"[bob] added to your notify list.\n\rfics% ")
