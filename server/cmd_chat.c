@@ -119,12 +119,17 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 		    session_name(to));
 		return;
 	}
-	if (lists_censors(to, s)) {
+	/* As on FICS, an admin's tell still reaches someone censoring them. */
+	bool censored = lists_censors(to, s);
+	if (censored && !session_admin(s)) {
 		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
 		return;
 	}
 	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
-	session_printf(s, "(told %s)\n", session_name(to));
+	if (censored)
+		session_printf(s, "Told \"%s\", who is censoring you.\n", session_name(to));
+	else
+		session_printf(s, "(told %s)\n", session_name(to));
 	if (remember)
 		session_set_last_tell(s, session_name(to));
 }

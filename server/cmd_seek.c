@@ -209,6 +209,8 @@ static void sought_line(const struct seek *sk, void *arg)
 	struct sought *q = arg;
 	char line[256];
 
+	if (lists_censors(q->s, sk->owner))
+		return;
 	offers_seek_line(sk, false, line, sizeof line);
 	session_printf(q->s, "%s\n", line);
 	q->shown++;

@@ -296,7 +296,8 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 
 	session_printf(to, "<sc>\n");
 	for (int i = 0; i < o->seek_count; i++) {
-		if (o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK))
+		if ((o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK)) ||
+		    lists_censors(to, o->seeks[i]->owner))
 			continue;
 		offers_seek_line(o->seeks[i], true, line, sizeof line);
 		session_printf(to, "%s\n", line);

@@ -52,6 +52,17 @@ class Censor(ChessdTestCase):
         self.assertEqual(a.command("tell bob back"), b"(told bob)\n\rfics% ")
         b.expect(b"alice tells you: back")
 
+    def test_an_admins_tell_reaches_a_censoring_player(self):
+        self.srv.useradd("root", PW, admin=True)
+        root = self.user(self.srv, "root", PW)
+        self.b.command("+censor root")
+        self.assertEqual(root.command("tell bob listen"),
+                         b'Told "bob", who is censoring you.\n\rfics% ')
+        self.b.expect(b"root(*) tells you: listen")
+        # Other paths stay censored.
+        self.assertEqual(root.command("shout all"), b"(shouted to 2 players)\n\rfics% ")
+        self.quiet(self.b, b"root(*) shouts")
+
     def test_say_kibitz_whisper_in_a_game_and_say_after(self):
         a, b, c = self.a, self.b, self.c
         game = self.start_game(a, b)
@@ -134,6 +145,10 @@ class Censor(ChessdTestCase):
         c.expect(b"alice (----) seeking 5 0")
         c.expect_prompt()
         self.quiet(b, b"seeking")
+        # Nor in sought, nor in the <s> lines a client gets on "iset seekinfo 1".
+        self.assertEqual(b.command("sought"), b"0 ads displayed.\n\rfics% ")
+        self.assertIn(b"1 ad displayed.", c.command("sought"))
+        self.assertEqual(b.command("iset seekinfo 1"), b"seekinfo set.\n\r<sc>\n\rfics% ")
         self.assertEqual(b.command("play %d" % seek), b'You are censoring "alice".\n\rfics% ')
         # The seeker's lists count too: noplay, then censor.
         a.command("+noplay carol")
@@ -143,7 +158,9 @@ class Censor(ChessdTestCase):
         self.assertEqual(c.command("play %d" % seek), b'Player "alice" is censoring you.\n\rfics% ')
         a.command("-censor carol")
         c.send_line("play %d" % seek)
-        c.expect(b"Creating: carol (----) alice (----) rated blitz 5 0")
+        # The seek left the colour to chance.
+        c.expect(re.compile(rb"Creating: (carol \(----\) alice|alice \(----\) carol) \(----\) "
+                            rb"rated blitz 5 0"))
 
 
 if __name__ == "__main__":
