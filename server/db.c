@@ -30,7 +30,7 @@ enum stmt {
 	ST_GAME_TOURNEY,
 	/* lists */
 	ST_LIST_ADD, ST_LIST_DEL, ST_LIST_EACH, ST_PUBLIC_ADD, ST_PUBLIC_DEL, ST_PUBLIC_EACH,
-	ST_PUBLIC_HAS, ST_ADMIN_EACH, ST_COMPUTER_EACH,
+	ST_PUBLIC_HAS, ST_LIST_HAS, ST_ADMIN_EACH, ST_COMPUTER_EACH,
 	ST_COUNT
 };
 
@@ -50,6 +50,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_PUBLIC_EACH] = "SELECT u.id, u.name FROM public_lists l JOIN users u ON u.id = l.member_id "
 	    "WHERE l.list = ?2 AND ?1 = 0 ORDER BY u.name",
 	[ST_PUBLIC_HAS] = "SELECT 1 FROM public_lists WHERE list = ?1 AND member_id = ?2",
+	[ST_LIST_HAS] = "SELECT 1 FROM user_lists WHERE list = ?1 AND member_id = ?2 AND owner_id = ?3",
 	[ST_ADMIN_EACH] = "SELECT id, name FROM users WHERE admin != 0 AND ?1 = 0 AND ?2 = ?2 "
 	    "ORDER BY name",
 	[ST_COMPUTER_EACH] = "SELECT id, name FROM users WHERE computer != 0 AND ?1 = 0 AND ?2 = ?2 "
@@ -1318,13 +1319,17 @@ int db_list_each(struct db *db, int64_t owner_id, const char *list,
 	return step_rows_end(db, st, rc);
 }
 
-int db_public_has(struct db *db, const char *list, int64_t member_id)
+/* Whether a one-row query of (list, member[, owner]) finds its row. */
+static int list_row(struct db *db, enum stmt which, const char *list, int64_t member_id,
+    int64_t owner_id)
 {
-	sqlite3_stmt *st = db->stmt[ST_PUBLIC_HAS];
+	sqlite3_stmt *st = db->stmt[which];
 	int rc;
 
 	sqlite3_bind_text(st, 1, list, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, member_id);
+	if (owner_id)
+		sqlite3_bind_int64(st, 3, owner_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		sqlite3_reset(st);
@@ -1332,4 +1337,14 @@ int db_public_has(struct db *db, const char *list, int64_t member_id)
 		return 1;
 	}
 	return step_rows_end(db, st, rc) < 0 ? -1 : 0;
+}
+
+int db_public_has(struct db *db, const char *list, int64_t member_id)
+{
+	return list_row(db, ST_PUBLIC_HAS, list, member_id, 0);
+}
+
+int db_list_has(struct db *db, int64_t owner_id, const char *list, int64_t member_id)
+{
+	return list_row(db, ST_LIST_HAS, list, member_id, owner_id);
 }

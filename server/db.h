@@ -266,6 +266,8 @@ int db_list_set(struct db *db, int64_t owner_id, const char *list, int64_t membe
 /* The accounts on a list (owner_id 0: a public list, admin and computer too), by name. */
 int db_list_each(struct db *db, int64_t owner_id, const char *list,
     void (*fn)(void *arg, int64_t member_id, const char *name), void *arg);
+/* Whether owner_id has member_id on a personal list: 1, 0, or -1 on error. */
+int db_list_has(struct db *db, int64_t owner_id, const char *list, int64_t member_id);
 /* Whether an account is on a public list kept in public_lists: 1, 0, or -1 on error. */
 int db_public_has(struct db *db, const char *list, int64_t member_id);
 

@@ -265,7 +265,9 @@ void lists_each(const struct session *owner, enum list_kind kind,
 
 	if (!set || kind >= LIST_PERSONAL_COUNT)
 		return;
-	qsort(set->entries[kind], (size_t)set->count[kind], sizeof *set->entries[kind], entry_cmp);
+	if (set->count[kind] > 1)
+		qsort(set->entries[kind], (size_t)set->count[kind], sizeof *set->entries[kind],
+		    entry_cmp);
 	for (int i = 0; i < set->count[kind]; i++)
 		fn(arg, set->entries[kind][i].id, set->entries[kind][i].name);
 }
@@ -462,6 +464,14 @@ bool lists_may_play(struct session *s, const struct session *other)
 	return true;
 }
 
+bool lists_account_has(struct server *srv, int64_t owner_id, enum list_kind kind,
+    int64_t member_id)
+{
+	if (owner_id <= 0 || member_id <= 0 || kind >= LIST_PERSONAL_COUNT)
+		return false;
+	return db_list_has(server_db(srv), owner_id, kinds[kind].name, member_id) == 1;
+}
+
 bool lists_on_public(const struct session *s, enum list_kind kind)
 {
 	if (!session_registered(s) || kind == LIST_ADMIN || kind == LIST_COMPUTER ||
@@ -512,8 +522,11 @@ void lists_forget(struct server *srv, int64_t user_id)
 		/* Each removal may free the index entry: look it up again. */
 		while ((n = *index_slot(l, user_id, (enum list_kind)k))) {
 			struct session *owner = n->owners[0];
-			set_delete(owner, (enum list_kind)k, find_entry(set_of(owner),
-			    (enum list_kind)k, user_id));
+			int at = find_entry(set_of(owner), (enum list_kind)k, user_id);
+			if (at >= 0)
+				set_delete(owner, (enum list_kind)k, at);
+			else
+				index_remove(l, user_id, (enum list_kind)k, owner);
 		}
 	}
 }

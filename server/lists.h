@@ -64,6 +64,12 @@ void lists_each_owner(struct server *srv, enum list_kind kind, int64_t id,
 bool lists_censors(const struct session *to, const struct session *from);
 /* Whether s may play other (match, play, accept, rematch); false after the line saying why. */
 bool lists_may_play(struct session *s, const struct session *other);
+/*
+ * Whether account owner_id has account member_id on a personal list, online
+ * or not (for what reaches an account offline, as a message does).
+ */
+bool lists_account_has(struct server *srv, int64_t owner_id, enum list_kind kind,
+    int64_t member_id);
 /* Whether a registered session is on a public list (muzzle, cmuzzle, td, ban). */
 bool lists_on_public(const struct session *s, enum list_kind kind);
 /* Whether an account is banned. */
