@@ -31,13 +31,16 @@ for m in (CM.ChatManager, LV.ListAndVarManager):
         m(Conn())
     except Exception as e:
         print("setup stopped:", m.__name__, e, file=sys.stderr)
+import pychess.ic as ic
+pats["BLKCMD"] = {k: v for k, v in vars(ic).items() if k.startswith("BLKCMD_")}
 print(json.dumps(pats))
 '''
 
 
 @functools.lru_cache(maxsize=None)
 def pychess_patterns():
-    """{handler name: [[pattern, ...], ...]} as pychess registers them."""
+    """{handler name: [[pattern, ...], ...]} as pychess registers them, and
+    "BLKCMD": pychess's block-mode command codes by name."""
     r = subprocess.run([SYSTEM_PYTHON, "-c", _RECORD], capture_output=True, text=True,
                        timeout=120)
     if r.returncode != 0:
