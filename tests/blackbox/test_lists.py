@@ -71,7 +71,8 @@ class Lists(ChessdTestCase):
         self.assertEqual(a.command("showlist notify"), reply)
         # A unique prefix names the list; an ambiguous one or a stranger does not.
         self.assertEqual(a.command("=not"), reply)
-        self.assertEqual(a.command("-notify bob"), b"[bob] removed from your notify list.\n\rfics% ")
+        self.assertEqual(a.command("-notify bob"),
+                         b"[bob] removed from your notify list.\n\rfics% ")
         self.assertEqual(a.command("sublist notify bob"),
                          b"[bob] is not in your notify list.\n\rfics% ")
         self.assertEqual(a.command("=notify"), b"-- notify list: 1 name --\n\rcarol\n\rfics% ")
@@ -85,7 +86,8 @@ class Lists(ChessdTestCase):
         self.assertEqual(a.command("=zzz"), b'"zzz" does not match any list name.\n\rfics% ')
         for cmd in ("+censor bob", "+gnotify bob", "+noplay bob"):
             kind = cmd[1:].split()[0]
-            self.assertEqual(a.command(cmd), b"[bob] added to your %s list.\n\rfics%% " % kind.encode())
+            self.assertEqual(a.command(cmd),
+                             b"[bob] added to your %s list.\n\rfics%% " % kind.encode())
         # Public lists are read by anyone and changed only by admins.
         self.assertEqual(a.command("+ban bob"),
                          b'"ban" is not an appropriate list name or you have insufficient '
@@ -95,7 +97,8 @@ class Lists(ChessdTestCase):
                          b'rights.\n\rfics% ')
         self.assertEqual(a.command("=ban"), b"-- ban list: 0 names --\n\rfics% ")
         # The channel list is a list too.
-        self.assertEqual(a.command("addlist channel 7"), b"[7] added to your channel list.\n\rfics% ")
+        self.assertEqual(a.command("addlist channel 7"),
+                         b"[7] added to your channel list.\n\rfics% ")
         self.assertEqual(a.command("showlist channel"),
                          b"-- channel list: 1 channel --\n\r7 \n\rfics% ")
         self.assertEqual(a.command("sublist channel 7"),

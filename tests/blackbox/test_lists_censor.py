@@ -40,7 +40,8 @@ class Censor(ChessdTestCase):
 
     def test_tell_and_xtell(self):
         a, b = self.a, self.b
-        self.assertEqual(b.command("+censor alice"), b"[alice] added to your censor list.\n\rfics% ")
+        self.assertEqual(b.command("+censor alice"),
+                         b"[alice] added to your censor list.\n\rfics% ")
         for cmd in ("tell bob hi", "xtell bob hi", "t bob hi"):
             self.assertEqual(a.command(cmd), b'Player "bob" is censoring you.\n\rfics% ')
         self.quiet(b, b"tells you")

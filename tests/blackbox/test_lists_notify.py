@@ -61,7 +61,8 @@ class Notify(ChessdTestCase):
 
     def test_guests_arrivals_are_not_notified_but_guests_keep_lists(self):
         g = self.guest(self.srv)
-        self.assertEqual(g.command("+notify alice"), b"[alice] added to your notify list.\n\rfics% ")
+        self.assertEqual(g.command("+notify alice"),
+                         b"[alice] added to your notify list.\n\rfics% ")
         a = self.login("alice")
         g.expect(b"Notification: alice has arrived.")
         g.expect_prompt()
@@ -92,7 +93,8 @@ class Notify(ChessdTestCase):
         a.command("match bob 5 0 white")
         b.expect(b'You can "accept" or "decline"')
         b.send_line("accept")
-        created = a.expect(re.compile(rb"Creating: alice \((\S+)\) bob \((\S+)\) (rated blitz 5 0)"))
+        created = a.expect(re.compile(
+            rb"Creating: alice \((\S+)\) bob \((\S+)\) (rated blitz 5 0)"))
         ra, rb_, kind = a.match.groups()
         a.expect(re.compile(rb"\{Game (\d+) "))
         game = a.match.group(1)
@@ -125,6 +127,14 @@ class Notify(ChessdTestCase):
         r = H.run_admin(self.srv.data_dir, "userdel", "bob")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.srv.useradd("bob", "other22")
+        b = self.user(self.srv, "bob", "other22")
+        # Even before the running server has noticed the deletion, the new bob is not the old.
+        self.assertEqual(b.command("tell alice early"), b"(told alice)\n\rfics% ")
+        a.expect(b"bob tells you: early")
+        a.expect_prompt()
+        self.srv.wait_log(re.compile(r"account \d+ deleted"))
+        b.send_line("quit")
+        b.expect_closed()
         b = self.user(self.srv, "bob", "other22")
         self.assertEqual(b.command("tell alice hello"), b"(told alice)\n\rfics% ")
         out = a.expect(b"bob tells you: hello")

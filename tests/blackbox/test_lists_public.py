@@ -91,7 +91,8 @@ class PublicLists(ChessdTestCase):
         c.expect(b'Player "alice" is banned.')
         c.expect_closed()
         root = self.user(self.srv, "root", PW)
-        self.assertEqual(root.command("-ban alice"), b"[alice] removed from the ban list.\n\rfics% ")
+        self.assertEqual(root.command("-ban alice"),
+                         b"[alice] removed from the ban list.\n\rfics% ")
         self.user(self.srv, "alice", PW)
 
     def test_ban_while_the_password_is_checked(self):
