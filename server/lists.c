@@ -265,6 +265,7 @@ void lists_each(const struct session *owner, enum list_kind kind,
 
 	if (!set || kind >= LIST_PERSONAL_COUNT)
 		return;
+	/* Kept in name order lazily: only showing a list needs it. */
 	if (set->count[kind] > 1)
 		qsort(set->entries[kind], (size_t)set->count[kind], sizeof *set->entries[kind],
 		    entry_cmp);

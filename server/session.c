@@ -670,12 +670,13 @@ static void login_complete(struct session *s)
 		login_refuse(s, "Sorry, the account %s no longer exists.", s->name);
 		return;
 	}
+	OPENSSL_cleanse(&user, sizeof user);
+	/* Or banned meanwhile. */
 	if (s->user_id && lists_banned(s->srv, s->user_id)) {
 		conn_printf(s->conn, "\nPlayer \"%s\" is banned.\n", s->name);
 		conn_close(s->conn, "banned");
 		return;
 	}
-	OPENSSL_cleanse(&user, sizeof user);
 
 	if (old) {
 		/* Only the same account logging in again replaces a session. */
@@ -763,8 +764,10 @@ static void login_name(struct session *s, char *line)
 		login_prompt(s);
 		return;
 	}
+	/* As FICS, at the name: a banned account is not asked for its password. */
 	if (found && lists_banned(s->srv, user.id)) {
 		conn_printf(s->conn, "\nPlayer \"%s\" is banned.\n", user.name);
+		OPENSSL_cleanse(&user, sizeof user);
 		conn_close(s->conn, "banned");
 		return;
 	}
