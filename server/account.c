@@ -6,6 +6,7 @@
 #include "conn.h"
 #include "db.h"
 #include "game.h"
+#include "lists.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
@@ -44,6 +45,7 @@ void account_forget(struct server *srv, int64_t user_id)
 	/* The game first, while its player is still there to be told how it ended. */
 	games_each(server_games(srv), forget_in_game, &user_id);
 	tournaments_account_deleted(server_tournaments(srv), user_id);
+	lists_forget(srv, user_id);
 	/* One session per account: a new login of the same account replaces the old. */
 	server_each_session(srv, find_account, &l);
 	if (l.found) {

@@ -19,6 +19,7 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
 extern const struct cmd_entry cmd_tourney_entry;
+extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
@@ -30,7 +31,8 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
 /* The one command table, alphabetical so "help" lists it in order. */
 static const struct cmd_entry *const table[] = {
 	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
-	&cmd_abort_entry, &cmd_accept_entry, &cmd_addnews_entry, &cmd_adjourn_entry,
+	&cmd_abort_entry, &cmd_accept_entry, &cmd_addlist_entry, &cmd_addnews_entry,
+	&cmd_adjourn_entry,
 	&cmd_adjudicate_entry,
 	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_date_entry, &cmd_decline_entry,
 	&cmd_draw_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry, &cmd_gameend_entry,
@@ -42,9 +44,11 @@ static const struct cmd_entry *const table[] = {
 	&cmd_refresh_entry, &cmd_register_entry, &cmd_rematch_entry, &cmd_remplayer_entry, &cmd_resign_entry,
 	&cmd_resume_entry, &cmd_say_entry, &cmd_seek_entry, &cmd_set_entry, &cmd_shout_entry,
 	&cmd_showlist_entry, &cmd_smoves_entry, &cmd_sought_entry, &cmd_stored_entry,
-	&cmd_style_entry, &cmd_takeback_entry, &cmd_tell_entry, &cmd_tourney_entry, &cmd_unalias_entry,
+	&cmd_style_entry, &cmd_sublist_entry,
+	&cmd_takeback_entry, &cmd_tell_entry, &cmd_tourney_entry, &cmd_unalias_entry,
 	&cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
 	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
+	&cmd_znotify_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -246,6 +250,21 @@ void cmd_execute(struct session *s, char *line)
 		for (size_t i = 0; i < sizeof builtin_aliases / sizeof builtin_aliases[0]; i++)
 			if (!strcasecmp(word, builtin_aliases[i].alias))
 				snprintf(word, sizeof word, "%s", builtin_aliases[i].command);
+	}
+
+	/*
+	 * "+notify alice", "-censor bob", "=gnotify": FICS's list shorthands
+	 * (the channel ones are commands of their own).
+	 */
+	char listed[sizeof expanded];
+	int unused;
+	if ((word[0] == '+' || word[0] == '-' || word[0] == '=') && word[1] &&
+	    !lookup(word, &unused)) {
+		static const char *const verbs[] = { "addlist", "sublist", "showlist" };
+		const char *verb = verbs[word[0] == '+' ? 0 : word[0] == '-' ? 1 : 2];
+		snprintf(listed, sizeof listed, "%s%s%s", word + 1, *rest ? " " : "", rest);
+		snprintf(word, sizeof word, "%s", verb);
+		rest = listed;
 	}
 
 	/* A move is the most common line of all; FICS tries it first. */

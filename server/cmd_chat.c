@@ -7,6 +7,7 @@
 #include "blkcmd.h"
 #include "cmd.h"
 #include "limit.h"
+#include "lists.h"
 #include "number.h"
 #include "server.h"
 #include "session.h"
@@ -59,7 +60,7 @@ static void tell_member(struct session *to, void *arg)
 		return;
 	if (!session_registered(t->from) && !session_var(to, VAR_CTELL))
 		return;
-	if (!session_offer_chat(to))
+	if (lists_censors(to, t->from) || !session_offer_chat(to))
 		return;
 	session_notify(to, "%s%s(%d): %s", session_name(t->from), session_flags(t->from),
 	    t->channel, t->text);
@@ -78,6 +79,10 @@ static void tell_channel(struct session *s, int channel, const char *text)
 	}
 	if (!session_in_channel(s, channel)) {
 		session_printf(s, "You are not in channel %d.\n", channel);
+		return;
+	}
+	if (lists_on_public(s, LIST_CMUZZLE)) {
+		session_printf(s, "You are c-muzzled.\n");
 		return;
 	}
 	server_each_session(session_server(s), tell_member, &t);
@@ -114,8 +119,17 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 		    session_name(to));
 		return;
 	}
+	/* As on FICS, an admin's tell still reaches someone censoring them. */
+	bool censored = lists_censors(to, s);
+	if (censored && !session_admin(s)) {
+		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
+		return;
+	}
 	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
-	session_printf(s, "(told %s)\n", session_name(to));
+	if (censored)
+		session_printf(s, "Told \"%s\", who is censoring you.\n", session_name(to));
+	else
+		session_printf(s, "(told %s)\n", session_name(to));
 	if (remember)
 		session_set_last_tell(s, session_name(to));
 }
@@ -140,7 +154,8 @@ static void shout_to(struct session *to, void *arg)
 {
 	struct shout *sh = arg;
 
-	if (to == sh->from || !session_var(to, VAR_SHOUT) || !session_offer_chat(to))
+	if (to == sh->from || !session_var(to, VAR_SHOUT) || lists_censors(to, sh->from) ||
+	    !session_offer_chat(to))
 		return;
 	session_notify(to, "%s%s shouts: %s", session_name(sh->from), session_flags(sh->from),
 	    sh->text);
@@ -151,6 +166,10 @@ static void cmd_shout(struct session *s, const struct cmd_args *a)
 {
 	struct shout sh = { s, a->argv[0], 0 };
 
+	if (lists_on_public(s, LIST_MUZZLE)) {
+		session_printf(s, "You are muzzled.\n");
+		return;
+	}
 	server_each_session(session_server(s), shout_to, &sh);
 	session_printf(s, "(shouted to %d players)\n", sh.told);
 }

@@ -14,6 +14,7 @@
 #include "db.h"
 #include "fics.h"
 #include "game.h"
+#include "lists.h"
 #include "number.h"
 #include "pgn.h"
 #include "server.h"
@@ -84,6 +85,10 @@ static void cmd_say(struct session *s, const struct cmd_args *a)
 	}
 	if (!to) {
 		session_printf(s, "%s is not logged in.\n", name);
+		return;
+	}
+	if (lists_censors(to, s)) {
+		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
 		return;
 	}
 	if (g)

@@ -1,4 +1,4 @@
-/* Finding things out: help, who, finger, date, news, showlist, uptime. */
+/* Finding things out: help, who, finger, date, news, uptime. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static void cmd_help(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Commands (\"help COMMAND\" for one):\n\n");
 		cmd_each(s, print_entry, s);
 		session_printf(s, "\nMore help: \"help register\", \"help channel_list\", "
-		    "\"help timecontrol\", \"help tourney\".\n");
+		    "\"help timecontrol\", \"help tourney\", \"help lists\".\n");
 		return;
 	}
 	const char *topic = a->argv[0];
@@ -247,26 +247,6 @@ static void cmd_addnews(struct session *s, const struct cmd_args *a)
 	session_printf(s, "News item added.\n");
 }
 
-/* "showlist" names the lists; "showlist channel" shows one as FICS does. */
-static void cmd_showlist(struct session *s, const struct cmd_args *a)
-{
-	if (!a->argc) {
-		session_printf(s, "Lists:\n\nchannel      is PERSONAL\n");
-		return;
-	}
-	if (strncasecmp(a->argv[0], "channel", strlen(a->argv[0]))) {
-		session_printf(s, "\"%s\" does not match any list name.\n", a->argv[0]);
-		return;
-	}
-	session_printf(s, "-- channel list: %d channel%s --\n", session_channel_count(s),
-	    session_channel_count(s) == 1 ? "" : "s");
-	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
-		if (session_in_channel(s, c))
-			session_printf(s, "%d ", c);
-	if (session_channel_count(s))
-		session_printf(s, "\n");
-}
-
 /* xboard sends "gameend" after each game (an ICC habit); there is nothing to do. */
 static void cmd_gameend(struct session *s, const struct cmd_args *a)
 {
@@ -333,14 +313,6 @@ const struct cmd_entry cmd_addnews_entry = {
 	.exec = cmd_addnews,
 	.usage = "addnews <title>",
 	.summary = "Post a news item",
-};
-const struct cmd_entry cmd_showlist_entry = {
-	.name = "showlist",
-	.args = "o",
-	.code = BLKCMD_SHOWLIST,
-	.exec = cmd_showlist,
-	.usage = "showlist",
-	.summary = "The lists there are",
 };
 const struct cmd_entry cmd_gameend_entry = {
 	.name = "gameend",

@@ -11,6 +11,7 @@
 #include "blkcmd.h"
 #include "cmd.h"
 #include "game.h"
+#include "lists.h"
 #include "limit.h"
 #include "number.h"
 #include "offer.h"
@@ -137,7 +138,7 @@ static bool free_to_play(struct session *s, struct session *other)
 		session_printf(s, "%s is playing a game.\n", session_name(other));
 		return false;
 	}
-	return true;
+	return !other || lists_may_play(s, other);
 }
 
 /* Starts a game; color is the colour `a` asked for, -1 for either.  b has
@@ -208,6 +209,8 @@ static void sought_line(const struct seek *sk, void *arg)
 	struct sought *q = arg;
 	char line[256];
 
+	if (lists_censors(q->s, sk->owner))
+		return;
 	offers_seek_line(sk, false, line, sizeof line);
 	session_printf(q->s, "%s\n", line);
 	q->shown++;

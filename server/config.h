@@ -45,6 +45,7 @@ struct limits {
 	int web_streams;
 	int web_heartbeat_ms;
 	int web_games_per_request;
+	int list_entries;
 };
 
 struct config {

@@ -28,6 +28,9 @@ enum stmt {
 	ST_TOURNEY_PLAYER_DEL, ST_TOURNEY_PLAYERS, ST_TOURNEY_BYE_PUT, ST_TOURNEY_BYE_DEL,
 	ST_TOURNEY_BYES, ST_TOURNEY_PAIRING_PUT, ST_TOURNEY_PAIRINGS, ST_GAME_SET_TOURNEY,
 	ST_GAME_TOURNEY,
+	/* lists */
+	ST_LIST_ADD, ST_LIST_DEL, ST_LIST_EACH, ST_PUBLIC_ADD, ST_PUBLIC_DEL, ST_PUBLIC_EACH,
+	ST_PUBLIC_HAS, ST_LIST_HAS, ST_ADMIN_EACH, ST_COMPUTER_EACH,
 	ST_COUNT
 };
 
@@ -37,6 +40,21 @@ enum stmt {
 	"termination, white_clock, black_clock, clock_ply FROM games "
 
 static const char *const stmt_sql[ST_COUNT] = {
+	/* --- lists --- */
+	[ST_LIST_ADD] = "INSERT OR IGNORE INTO user_lists (owner_id, list, member_id) VALUES (?1, ?2, ?3)",
+	[ST_LIST_DEL] = "DELETE FROM user_lists WHERE owner_id = ?1 AND list = ?2 AND member_id = ?3",
+	[ST_LIST_EACH] = "SELECT u.id, u.name FROM user_lists l JOIN users u ON u.id = l.member_id "
+	    "WHERE l.owner_id = ?1 AND l.list = ?2 ORDER BY u.name",
+	[ST_PUBLIC_ADD] = "INSERT OR IGNORE INTO public_lists (list, member_id) VALUES (?2, ?3)",
+	[ST_PUBLIC_DEL] = "DELETE FROM public_lists WHERE list = ?2 AND member_id = ?3",
+	[ST_PUBLIC_EACH] = "SELECT u.id, u.name FROM public_lists l JOIN users u ON u.id = l.member_id "
+	    "WHERE l.list = ?2 AND ?1 = 0 ORDER BY u.name",
+	[ST_PUBLIC_HAS] = "SELECT 1 FROM public_lists WHERE list = ?1 AND member_id = ?2",
+	[ST_LIST_HAS] = "SELECT 1 FROM user_lists WHERE list = ?1 AND member_id = ?2 AND owner_id = ?3",
+	[ST_ADMIN_EACH] = "SELECT id, name FROM users WHERE admin != 0 AND ?1 = 0 AND ?2 = ?2 "
+	    "ORDER BY name",
+	[ST_COMPUTER_EACH] = "SELECT id, name FROM users WHERE computer != 0 AND ?1 = 0 AND ?2 = ?2 "
+	    "ORDER BY name",
 	[ST_BEGIN] = "BEGIN IMMEDIATE",
 	[ST_COMMIT] = "COMMIT",
 	[ST_ROLLBACK] = "ROLLBACK",
@@ -1268,3 +1286,65 @@ int db_game_tourney(struct db *db, int64_t game_id, int64_t *tourney_id, int *ro
 }
 
 /* --- end of tournaments --- */
+
+/* --- lists --- */
+
+int db_list_set(struct db *db, int64_t owner_id, const char *list, int64_t member_id, bool on)
+{
+	enum stmt which = owner_id ? (on ? ST_LIST_ADD : ST_LIST_DEL) :
+	    (on ? ST_PUBLIC_ADD : ST_PUBLIC_DEL);
+	sqlite3_stmt *st = db->stmt[which];
+
+	if (write_begin(db) < 0)
+		return -1;
+	if (owner_id)
+		sqlite3_bind_int64(st, 1, owner_id);
+	sqlite3_bind_text(st, 2, list, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, member_id);
+	return step_done(db, st);
+}
+
+int db_list_each(struct db *db, int64_t owner_id, const char *list,
+    void (*fn)(void *arg, int64_t member_id, const char *name), void *arg)
+{
+	enum stmt which = owner_id ? ST_LIST_EACH : !strcmp(list, "admin") ? ST_ADMIN_EACH :
+	    !strcmp(list, "computer") ? ST_COMPUTER_EACH : ST_PUBLIC_EACH;
+	sqlite3_stmt *st = db->stmt[which];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, owner_id);
+	sqlite3_bind_text(st, 2, list, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+	return step_rows_end(db, st, rc);
+}
+
+/* Whether a one-row query of (list, member[, owner]) finds its row. */
+static int list_row(struct db *db, enum stmt which, const char *list, int64_t member_id,
+    int64_t owner_id)
+{
+	sqlite3_stmt *st = db->stmt[which];
+	int rc;
+
+	sqlite3_bind_text(st, 1, list, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, member_id);
+	if (owner_id)
+		sqlite3_bind_int64(st, 3, owner_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return 1;
+	}
+	return step_rows_end(db, st, rc) < 0 ? -1 : 0;
+}
+
+int db_public_has(struct db *db, const char *list, int64_t member_id)
+{
+	return list_row(db, ST_PUBLIC_HAS, list, member_id, 0);
+}
+
+int db_list_has(struct db *db, int64_t owner_id, const char *list, int64_t member_id)
+{
+	return list_row(db, ST_LIST_HAS, list, member_id, owner_id);
+}

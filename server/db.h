@@ -255,4 +255,20 @@ int db_game_tourney(struct db *db, int64_t game_id, int64_t *tourney_id, int *ro
 
 /* --- end of tournaments --- */
 
+/* --- lists (sql/0008-lists.sql) --- */
+
+/*
+ * Adds (on) or removes an entry: owner_id's personal list, or with
+ * owner_id 0 a public list (td, muzzle, cmuzzle, ban; admin and computer
+ * are the users columns, set with db_user_set_admin/computer).
+ */
+int db_list_set(struct db *db, int64_t owner_id, const char *list, int64_t member_id, bool on);
+/* The accounts on a list (owner_id 0: a public list, admin and computer too), by name. */
+int db_list_each(struct db *db, int64_t owner_id, const char *list,
+    void (*fn)(void *arg, int64_t member_id, const char *name), void *arg);
+/* Whether owner_id has member_id on a personal list: 1, 0, or -1 on error. */
+int db_list_has(struct db *db, int64_t owner_id, const char *list, int64_t member_id);
+/* Whether an account is on a public list kept in public_lists: 1, 0, or -1 on error. */
+int db_public_has(struct db *db, const char *list, int64_t member_id);
+
 #endif

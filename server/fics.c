@@ -190,6 +190,16 @@ void fics_creating(const struct fics_game_view *g, char *buf, size_t len)
 	    type, tc);
 }
 
+void fics_game_notification(const struct fics_game_view *g, char *buf, size_t len)
+{
+	char type[48], tc[64];
+
+	fics_type_text(g, type, sizeof type);
+	fics_time_text(g, tc, sizeof tc);
+	snprintf(buf, len, "%s (%s) vs. %s (%s) %s %s: Game %d", g->names[WHITE], g->ratings[WHITE],
+	    g->names[BLACK], g->ratings[BLACK], type, tc, g->number);
+}
+
 void fics_game_intro(const struct fics_game_view *g, bool continuing, char *buf, size_t len)
 {
 	char type[48];

@@ -67,6 +67,8 @@ void fics_type_text(const struct fics_game_view *g, char *buf, size_t len);
 void fics_creating(const struct fics_game_view *g, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) Creating rated blitz match.}" */
 void fics_game_intro(const struct fics_game_view *g, bool continuing, char *buf, size_t len);
+/* After "Game notification: ": "alice (1500) vs. bob (1520) rated blitz 5 0: Game 7". */
+void fics_game_notification(const struct fics_game_view *g, char *buf, size_t len);
 /* "{Game 7 (alice vs. bob) bob resigns} 1-0" */
 void fics_end_line(const struct fics_game_view *g, const char *reason, const char *result,
     char *buf, size_t len);

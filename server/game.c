@@ -12,6 +12,7 @@
 #include "fen.h"
 #include "fics.h"
 #include "game.h"
+#include "lists.h"
 #include "log.h"
 #include "movegen.h"
 #include "offer.h"
@@ -721,6 +722,11 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	g->shown_at_ms = g->turn_started_ms;
 	announce_start(g, false);
 	announce_watchers(g, false);
+	struct fics_game_view view;
+	char news[FICS_LINE_MAX];
+	game_view(g, &view);
+	fics_game_notification(&view, news, sizeof news);
+	lists_game_started(white, black, news);
 	g->shown_at_ms = 0;
 	arm_timer(g);
 	log_info("game %d (#%lld) started: %s vs %s", g->number, (long long)g->id, g->names[WHITE],
@@ -1674,7 +1680,8 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	const char *verb = whisper ? "whispers" : "kibitzes";
 	if (!whisper) {
 		for (int k = WHITE; k <= BLACK; k++)
-			if (g->players[k] && g->players[k] != from) {
+			if (g->players[k] && g->players[k] != from &&
+			    !lists_censors(g->players[k], from)) {
 				session_notify(g->players[k], "%s(%s)[%d] %s: %s", session_name(from), rating,
 				    g->number, verb, text);
 				told++;
@@ -1683,7 +1690,8 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	for (int i = 0; i < g->observer_count; i++) {
 		if (g->observers[i] == from)
 			continue;
-		if (!session_var(g->observers[i], VAR_KIBITZ) || !session_offer_chat(g->observers[i]))
+		if (!session_var(g->observers[i], VAR_KIBITZ) || lists_censors(g->observers[i], from) ||
+		    !session_offer_chat(g->observers[i]))
 			continue;
 		session_notify(g->observers[i], "%s(%s)[%d] %s: %s", session_name(from), rating,
 		    g->number, verb, text);

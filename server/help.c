@@ -25,7 +25,30 @@
 	"below 15, standard from 15.  A delay is never an increment: the clock\n" \
 	"waits the delay before it runs, and gives nothing back.\n"
 
+/* Shared by addlist, sublist, showlist and the topic of its own. */
+#define LISTS \
+	"Lists (\"showlist\" names them all; \"showlist LIST\" or \"=LIST\" shows one):\n" \
+	"  +notify alice   told when alice arrives and departs (\"znotify\": who is here)\n" \
+	"  +gnotify alice  told when alice starts a game\n" \
+	"  +censor alice   nothing alice writes reaches you: tells, says, kibitzes,\n" \
+	"                  channels, shouts, seeks, challenges\n" \
+	"  +noplay alice   alice cannot challenge you or take your seeks\n" \
+	"  +channel 50     join a channel\n" \
+	"  -notify alice   takes a name off (also \"sublist notify alice\")\n" \
+	"A list holds names of players, not names alone: a new account under a\n" \
+	"deleted one's name is someone else.  Registered players keep their lists;\n" \
+	"a guest's last for the session.  The public lists (admin, computer, td,\n" \
+	"muzzle, cmuzzle, ban) are read by anyone and changed by admins: muzzle\n" \
+	"stops shouts, cmuzzle channel tells, ban logins.\n"
+
 static const struct help_topic topics[] = {
+	{ "lists", LISTS },
+	{ "addlist", LISTS },
+	{ "sublist", LISTS },
+	{ "showlist", LISTS },
+	{ "znotify",
+	  "Shows who of your notify list is logged in, and who has you on their\n"
+	  "notify list (\"+notify NAME\" adds a name; see \"help lists\").\n" },
 	{ "seek",
 	  "Posts an advertisement that anyone who fits may take with \"play N\".\n"
 	  "  seek                 your default time and inc (set time, set inc)\n"

@@ -101,6 +101,8 @@
 #define LIMIT_WEB_HEARTBEAT_MS 20000
 /* Stored games one /api/games/user request reads, newest first, at most. */
 #define LIMIT_WEB_GAMES_PER_REQUEST 1000
+/* Entries in each personal list (notify, gnotify, censor, noplay) of one user. */
+#define LIMIT_LIST_ENTRIES 100
 
 /* Fixed at build time (arrays are sized by them): */
 /* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "db.h"
 #include "number.h"
+#include "lists.h"
 #include "offer.h"
 #include "rating.h"
 #include "server.h"
@@ -203,6 +204,8 @@ static void announce_seek(struct session *s, void *arg)
 
 	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
 		return;
+	if (lists_censors(s, a->sk->owner))
+		return;
 	if (session_var(s, IVAR_SEEKINFO)) {
 		session_notify(s, "%s", a->machine);
 	} else if (session_var(s, VAR_SEEK)) {
@@ -293,7 +296,8 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 
 	session_printf(to, "<sc>\n");
 	for (int i = 0; i < o->seek_count; i++) {
-		if (o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK))
+		if ((o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK)) ||
+		    lists_censors(to, o->seeks[i]->owner))
 			continue;
 		offers_seek_line(o->seeks[i], true, line, sizeof line);
 		session_printf(to, "%s\n", line);

@@ -29,6 +29,7 @@
 #include "offer.h"
 #include "hasher.h"
 #include "limit.h"
+#include "lists.h"
 #include "log.h"
 #include "server.h"
 #include "session.h"
@@ -75,6 +76,7 @@ struct server {
 	struct account_watch *account_watch;	/* accounts deleted beside us */
 	struct games *games;
 	struct offers *offers;
+	struct lists *lists;
 	struct tournaments *tournaments;
 	struct web *web;
 	int lock_fd;
@@ -120,6 +122,7 @@ struct games *server_games(struct server *srv) { return srv->games; }
 struct tournaments *server_tournaments(struct server *srv) { return srv->tournaments; }
 struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct web *server_web(struct server *srv) { return srv->web; }
+struct lists *server_lists(struct server *srv) { return srv->lists; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 struct signups *server_signups(struct server *srv) { return srv->signups; }
 struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
@@ -842,6 +845,7 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	if (srv->syncer)
 		db_watch_wal(srv->db, wal_grew, srv);
 	if (!(srv->games = games_new(srv)) || !(srv->offers = offers_new(srv)) ||
+	    !(srv->lists = lists_new()) ||
 	    games_adjourn_orphans(srv) < 0) {
 		snprintf(err, errlen, "cannot set up games");
 		goto fail;
@@ -935,6 +939,7 @@ void server_free(struct server *srv)
 	}
 	games_free(srv->games);
 	offers_free(srv->offers);
+	lists_free(srv->lists);
 	hasher_free(srv->hasher);
 	signups_free(srv->signups);
 	account_watch_free(srv->account_watch);

@@ -14,6 +14,7 @@ struct db;
 struct games;
 struct tournaments;
 struct offers;
+struct lists;
 struct event_base;
 struct hasher;
 struct signups;
@@ -38,6 +39,8 @@ struct tournaments *server_tournaments(struct server *srv);
 struct offers *server_offers(struct server *srv);
 /* The web listeners and streams (web.h). */
 struct web *server_web(struct server *srv);
+/* Who lists whom (lists.h). */
+struct lists *server_lists(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
 /* Registrations per address per hour (signup.h). */
 struct signups *server_signups(struct server *srv);

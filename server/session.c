@@ -19,6 +19,7 @@
 #include "number.h"
 #include "offer.h"
 #include "limit.h"
+#include "lists.h"
 #include "log.h"
 #include "password.h"
 #include "rating.h"
@@ -97,6 +98,7 @@ struct session {
 	int64_t board_client_ms;	/* timeseal: client clock when the board putting us on move arrived */
 	int board_ping;			/* tag of the ping sent after that board */
 	int ping_due;			/* a ping to send after the current command's reply (0: none) */
+	struct list_set *lists;		/* personal lists, while online (lists.c) */
 };
 
 static void login_free(struct session *s)
@@ -189,6 +191,7 @@ void session_detach(struct session *s)
 			game_player_left(s->game, s);
 		while (s->observed_count)
 			session_unobserve(s, s->observed[s->observed_count - 1]);
+		lists_logout(s);
 		server_unregister_session(s->srv, s);
 		server_each_session(s->srv, tell_departure, s);
 		log_info("%s logged out", s->name);
@@ -414,6 +417,11 @@ bool session_computer(const struct session *s)
 {
 	return s->computer;
 }
+
+void session_set_admin(struct session *s, bool admin) { s->admin = admin; }
+void session_set_computer(struct session *s, bool computer) { s->computer = computer; }
+struct list_set *session_list_set(const struct session *s) { return s->lists; }
+void session_set_list_set(struct session *s, struct list_set *set) { s->lists = set; }
 
 const char *session_rating_text(const struct session *s, enum clock_category c)
 {
@@ -663,6 +671,12 @@ static void login_complete(struct session *s)
 		return;
 	}
 	OPENSSL_cleanse(&user, sizeof user);
+	/* Or banned meanwhile. */
+	if (s->user_id && lists_banned(s->srv, s->user_id)) {
+		conn_printf(s->conn, "\nPlayer \"%s\" is banned.\n", s->name);
+		conn_close(s->conn, "banned");
+		return;
+	}
 
 	if (old) {
 		/* Only the same account logging in again replaces a session. */
@@ -704,6 +718,7 @@ static void login_complete(struct session *s)
 	    conn_is_tls(s->conn) ? " (TLS)" : "");
 	conn_printf(s->conn, "**** Starting FICS session as %s%s ****\n\n", s->name, session_flags(s));
 	print_motd(s);
+	lists_login(s);
 	conn_puts(s->conn, "\n");
 	prompt(s);
 	/* A game that waited for this player goes on. */
@@ -747,6 +762,13 @@ static void login_name(struct session *s, char *line)
 	if (found < 0) {
 		conn_puts(s->conn, "\n**** Server error; please try again later. ****\n\n");
 		login_prompt(s);
+		return;
+	}
+	/* As FICS, at the name: a banned account is not asked for its password. */
+	if (found && lists_banned(s->srv, user.id)) {
+		conn_printf(s->conn, "\nPlayer \"%s\" is banned.\n", user.name);
+		OPENSSL_cleanse(&user, sizeof user);
+		conn_close(s->conn, "banned");
 		return;
 	}
 	if (found) {

@@ -89,6 +89,13 @@ const char *session_name(const struct session *s);
 /* FICS name suffix: "(U)" for unregistered, "(*)" for admins, "" otherwise. */
 const char *session_flags(const struct session *s);
 bool session_computer(const struct session *s);
+/* An admin changed the admin or computer list: the session shows it at once. */
+void session_set_admin(struct session *s, bool admin);
+void session_set_computer(struct session *s, bool computer);
+/* The session's personal lists (lists.c owns them; NULL while not online). */
+struct list_set;
+struct list_set *session_list_set(const struct session *s);
+void session_set_list_set(struct session *s, struct list_set *set);
 /* The user's rating in a category as shown (kept current after rated games). */
 const char *session_rating_text(const struct session *s, enum clock_category c);
 void session_set_rating_text(struct session *s, enum clock_category c, const char *text);

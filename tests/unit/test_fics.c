@@ -115,6 +115,22 @@ static void creation_and_intro(void **state)
 	fixture_free(&f);
 }
 
+/* What follows "Game notification: " for a gnotify listener. */
+static void game_notification_line(void **state)
+{
+	struct fixture f;
+	char line[FICS_LINE_MAX];
+
+	(void)state;
+	fixture_make(&f, "5+0", NULL, NULL, 0);
+	fics_game_notification(&f.v, line, sizeof line);
+	assert_string_equal(line, "alice (1500) vs. bob (1612) rated blitz 5 0: Game 7");
+	f.v.rated = false;
+	fics_game_notification(&f.v, line, sizeof line);
+	assert_string_equal(line, "alice (1500) vs. bob (1612) unrated blitz 5 0: Game 7");
+	fixture_free(&f);
+}
+
 static void end_lines(void **state)
 {
 	struct fixture f;
@@ -269,6 +285,7 @@ int main(void)
 		cmocka_unit_test(style12_after_e4),
 		cmocka_unit_test(style12_delay_has_no_increment),
 		cmocka_unit_test(creation_and_intro),
+		cmocka_unit_test(game_notification_line),
 		cmocka_unit_test(end_lines),
 		cmocka_unit_test(games_lines),
 		cmocka_unit_test(gameinfo_line),

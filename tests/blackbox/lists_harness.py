@@ -1,0 +1,48 @@
+"""What the list tests share: pychess's own patterns for the lines it parses
+(read from the installed package by the system python, which has GObject),
+and a few helpers."""
+import functools
+import json
+import os
+import subprocess
+
+SYSTEM_PYTHON = os.environ.get("PYCHESS_PYTHON", "/usr/bin/python3")
+
+# Builds ChatManager and ListAndVarManager on a fake connection that records
+# every pattern they register, and prints them by handler name.
+_RECORD = r'''
+import builtins, json, sys
+builtins.__dict__.setdefault("_", lambda s: s)
+builtins.__dict__.setdefault("ngettext", lambda a, b, n: a if n == 1 else b)
+import gi
+gi.require_version("Gtk", "3.0")
+from pychess.ic.managers import ChatManager as CM, ListAndVarManager as LV
+pats = {}
+class Any:
+    def __getattr__(self, n): return Any()
+    def __call__(self, *a, **k): return Any()
+class Conn(Any):
+    USCN = False
+    def expect_line(self, cb, pat): pats.setdefault(cb.__name__, []).append([pat])
+    def expect_fromplus(self, cb, a, b): pats.setdefault(cb.__name__, []).append([a, b])
+    def expect_fromto(self, cb, a, b): pats.setdefault(cb.__name__, []).append([a, b])
+for m in (CM.ChatManager, LV.ListAndVarManager):
+    try:
+        m(Conn())
+    except Exception as e:
+        print("setup stopped:", m.__name__, e, file=sys.stderr)
+import pychess.ic as ic
+pats["BLKCMD"] = {k: v for k, v in vars(ic).items() if k.startswith("BLKCMD_")}
+print(json.dumps(pats))
+'''
+
+
+@functools.lru_cache(maxsize=None)
+def pychess_patterns():
+    """{handler name: [[pattern, ...], ...]} as pychess registers them, and
+    "BLKCMD": pychess's block-mode command codes by name."""
+    r = subprocess.run([SYSTEM_PYTHON, "-c", _RECORD], capture_output=True, text=True,
+                       timeout=120)
+    if r.returncode != 0:
+        raise AssertionError("pychess could not be loaded: " + r.stderr[-2000:])
+    return json.loads(r.stdout.strip().splitlines()[-1])
