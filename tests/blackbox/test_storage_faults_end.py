@@ -24,6 +24,7 @@ import textwrap
 import time
 
 from games_harness import FAST, GT, GamesTestCase, main
+from test_tourney import PASSWORD, TourneyTestCase
 
 NOT_SAVED_END = re.compile(rb"The server could not save the end of game (\d+) \(([^)]*)\); "
                            rb"the game goes on\.\n\r")
@@ -87,7 +88,8 @@ FAULT_SHIM = textwrap.dedent(r"""
 """)
 
 
-class EndFaultTest(GamesTestCase):
+class ShimMixin:
+    """The fault library, built for the test, and a server started under it."""
 
     def setUp(self):
         super().setUp()
@@ -128,6 +130,16 @@ class EndFaultTest(GamesTestCase):
                 else:
                     os.environ[k] = v
 
+    def query(self, srv, sql, *args):
+        con = sqlite3.connect(srv.db_path)
+        try:
+            return con.execute(sql, args).fetchall()
+        finally:
+            con.close()
+
+
+class EndFaultTest(ShimMixin, GamesTestCase):
+
     def server(self):
         cfg = dict(FAST)
         # No checkpoints: every write goes to the log, none to the database file.
@@ -143,13 +155,6 @@ class EndFaultTest(GamesTestCase):
         b = self.user_player(srv, "bob", "bpass1")
         a.name, b.name = "alice", "bob"
         return a, b
-
-    def query(self, srv, sql, *args):
-        con = sqlite3.connect(srv.db_path)
-        try:
-            return con.execute(sql, args).fetchall()
-        finally:
-            con.close()
 
     def game_row(self, srv):
         return self.query(srv, "SELECT id, status, result FROM games ORDER BY id DESC LIMIT 1")[0]
@@ -273,6 +278,54 @@ class EndFaultTest(GamesTestCase):
         self.assertIn(b"5", out)
         self.assertNotIn(b"6", out.split(b"channels:")[-1])
         self.assertIn(b"hi -> tell 5 hello", self.cmd(a, "alias hi"))
+
+
+class TourneyEndFaultTest(ShimMixin, TourneyTestCase):
+
+    def test_board_result_follows_the_stored_game(self):
+        cfg = dict(FAST)
+        cfg["wal_checkpoint_pages"] = 1000000
+        srv = self.new_server(config=cfg, tls=False)
+        for n in ("ann", "ben", "cyd", "director"):
+            srv.useradd(n, PASSWORD)
+        self.start_faulty(srv)
+        director = self.login(srv, "director")
+        clients = {n: self.login(srv, n) for n in ("ann", "ben", "cyd")}
+        tid = self.create(director, "Club rr 0 5 0 unrated")
+        for c in clients.values():
+            self.assertIn(b"You join tourney", self.cmd(c, "tourney join %d" % tid))
+        self.assertIn(b"starts:", self.cmd(director, "tourney start %d" % tid))
+        boards, _, _ = self.wait_round(director, tid, 1)
+        board = boards[0]
+        # The fewest writes that store black's resignation: the end commits,
+        # and the tournament's row, in the pass's commit after it, fails.
+        for allowed in range(0, 200):
+            self.fail_writes("EIO %d" % allowed)
+            out = self.cmd(clients[board["black"]], "resign")
+            if NOT_SAVED_END.search(out):
+                continue
+            self.assertIn(b"} 1-0", out)
+            break
+        else:
+            self.fail("the resignation was never stored")
+        rows = self.query(srv, "SELECT g.status, g.result, p.result FROM games g, tourney_pairings p "
+                               "WHERE p.tourney_id = ? AND p.round = 1 AND g.id = p.game_id", tid)
+        self.assertEqual(rows, [("finished", "1-0", "*")],
+                         "announced, the game's end must be stored (and, for this test, the "
+                         "board's row not yet)")
+        srv.kill()
+        self.allow_writes()
+        srv.start()
+        director = self.login(srv, "director")
+        # Round 1 is over: round 2 is paired (its players are away, so no game starts).
+        deadline = time.monotonic() + GT
+        while self.pairings(director, tid)[0] != 2:
+            self.assertLess(time.monotonic(), deadline, "round 2 was never paired")
+            time.sleep(0.1)
+        _, boards, _, _ = self.pairings(director, tid, 1)
+        self.assertEqual([b["result"] for b in boards], ["1-0"], boards)
+        self.assertEqual(self.query(srv, "SELECT count(*) FROM games")[0][0], 1,
+                         "the settled board's game was played again")
 
 
 if __name__ == "__main__":
