@@ -56,6 +56,8 @@ struct game {
 	int64_t started_unix;
 	bool over;
 	bool must_end;			/* ends even if the database refuses the end */
+	bool flag_retrying;		/* the flag fell, its end is not stored yet */
+	bool quiet_refusal;		/* the players know already: do not repeat it */
 	int aborted_by;			/* who ended it by aborting: a colour, -1 both */
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
@@ -972,7 +974,11 @@ static void game_timer(evutil_socket_t fd, short what, void *arg)
 	}
 	if (flagged_now(g)) {
 		/* Not stored: the flag falls again once the database may take it. */
-		if (flag_fell(g) < 0) {
+		g->quiet_refusal = g->flag_retrying;
+		int rc = flag_fell(g);
+		g->quiet_refusal = false;
+		if (rc < 0) {
+			g->flag_retrying = true;
 			struct timeval retry = { .tv_sec = GAME_END_RETRY_MS / 1000,
 			    .tv_usec = GAME_END_RETRY_MS % 1000 * 1000 };
 			event_add(g->timer, &retry);
@@ -1156,7 +1162,7 @@ static int end_game(struct game *g, enum result r, const char *reason,
 		    g->must_end ? "; ended all the same" : "; it goes on");
 		if (!g->must_end) {
 			for (int c = WHITE; c <= BLACK; c++)
-				if (g->players[c])
+				if (g->players[c] && !g->quiet_refusal)
 					session_notify(g->players[c], "The server could not save the end of "
 					    "game %d (%s); the game goes on.", g->number, reason);
 			return -1;

@@ -199,8 +199,12 @@ class EndFaultTest(ShimMixin, GamesTestCase):
         self.assertTrue(srv.running())
         self.assertEqual(self.game_row(srv), (game_id, "active", "*"))
         self.assertEqual(self.ratings(srv), before)
-        # The game goes on: it is still listed and black still has the move.
-        self.assertIn(b"alice", self.cmd(a, "games"))
+        # The game goes on: black still has the move, the clocks still run
+        # from what was left (ms clocks, 5 minutes each, nothing reset to 0).
+        a.send_line("refresh")
+        d = self.expect12(a)
+        self.assertEqual((d["side"], d["game"], d["ticking"]), ("B", number, 1), d["raw"])
+        self.assertTrue(0 < d["wclock"] <= 300000 and 0 < d["bclock"] <= 300000, d["raw"])
 
         # However many writes go through, the mating move is never shown
         # without its end being stored, nor the end without the move.
@@ -228,13 +232,17 @@ class EndFaultTest(ShimMixin, GamesTestCase):
     def test_fallen_flag_waits_for_the_disk(self):
         srv = self.server()
         a, b = self.players(srv)
-        # Six seconds each: white's flag falls while the disk refuses.
-        number, _ = self.start_match(a, b, "0.1 0 rated")
+        # Three seconds each: white's flag falls while the disk refuses.
+        number, _ = self.start_match(a, b, "0.05 0 rated")
         self.play_moves(a, b, ["e2e4", "e7e5"])
         before = self.ratings(srv)
         game_id, _, _ = self.game_row(srv)
         self.fail_writes("EIO")
         self.refused_end(a, b, number, "alice forfeits on time")
+        # The flag is tried again each second, without telling the players again.
+        waited = a.read_for(2.5)
+        self.assertNotIn(b"could not save", waited)
+        self.assertIsNone(END_LINE.search(waited), waited)
         self.assertEqual(self.game_row(srv), (game_id, "active", "*"))
         self.assertEqual(self.ratings(srv), before)
         self.assertTrue(srv.running())
