@@ -121,6 +121,7 @@ class ShimMixin:
                                 ":verify_asan_link_order=0").lstrip(":")}
         saved = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
+        self.addCleanup(self.no_sanitizer_report, srv)
         try:
             srv.start()
         finally:
@@ -129,6 +130,12 @@ class ShimMixin:
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
+
+    def no_sanitizer_report(self, srv):
+        """Under ASan/UBSan, a report in any run's stderr fails the test."""
+        logs = srv.all_logs()
+        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            self.assertNotIn(word, logs, logs[-6000:])
 
     def query(self, srv, sql, *args):
         con = sqlite3.connect(srv.db_path)
