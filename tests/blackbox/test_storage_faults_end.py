@@ -11,6 +11,8 @@ the first seven writes through.
     line, the game goes on, its row stays active and the ratings stay;
   - a mating move and the end it makes are stored together: there is no
     number of writes that lets the move through while the end is lost;
+  - an administrator's ruling on an adjourned game and a news item are
+    refused, not announced, when they cannot be stored;
   - set, +channel and alias are refused when they cannot be stored, keep
     the old value, and the old value is what a restart brings back.
 """
@@ -293,6 +295,40 @@ class EndFaultTest(ShimMixin, GamesTestCase):
         self.assertIn(b"5", out)
         self.assertNotIn(b"6", out.split(b"channels:")[-1])
         self.assertIn(b"hi -> tell 5 hello", self.cmd(a, "alias hi"))
+
+    def test_refused_ruling_and_news(self):
+        srv = self.server()
+        srv.useradd("judge", "jpass1", admin=True)
+        a, b = self.players(srv)
+        judge = self.connect(srv)
+        judge.login("judge", "jpass1", timeout=GT)
+        self.start_match(a, b, "5 0 rated")
+        self.play_moves(a, b, ["e2e4", "e7e5"])
+        a.send_line("adjourn")
+        b.expect(b"would like to adjourn", GT)
+        b.send_line("adjourn")
+        for c in (a, b):
+            c.expect(END_LINE, GT)
+        game_id, status, _ = self.game_row(srv)
+        self.assertEqual(status, "adjourned")
+        before = self.ratings(srv)
+
+        self.fail_writes("EIO")
+        out = self.cmd(judge, "adjudicate %d 1-0" % game_id)
+        self.assertIn(b"The ruling could not be saved.", out)
+        for c in (a, b):
+            self.assertNotIn(b"adjudicated", self.cmd(c, "date"))
+        out = self.cmd(judge, "addnews Club night on Friday")
+        self.assertIn(b"Could not save the news item.", out)
+        self.assertTrue(srv.running())
+        self.assertEqual(self.game_row(srv), (game_id, "adjourned", "*"))
+        self.assertEqual(self.ratings(srv), before)
+
+        self.allow_writes()
+        self.assertNotIn(b"Club night", self.cmd(judge, "news"))
+        self.assertIn(b"1-0", self.cmd(judge, "adjudicate %d 1-0" % game_id))
+        self.assertEqual(self.game_row(srv), (game_id, "finished", "1-0"))
+        self.assertNotEqual(self.ratings(srv), before)
 
 
 class TourneyEndFaultTest(ShimMixin, TourneyTestCase):
