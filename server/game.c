@@ -831,7 +831,15 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	row.termination = TERMINATION_NONE;
 	snprintf(row.result, sizeof row.result, "*");
 	row_clocks(g, &row);
-	db_game_update(server_db(srv), &row);
+	/* Stored as active before anyone is told, as a new game is. */
+	struct db *db = server_db(srv);
+	commit_earlier(db);
+	if (db_game_update(db, &row) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		snprintf(err, errlen, "The server could not save the game; it was not resumed.");
+		retire(g);	/* freed at the end of the pass */
+		return NULL;
+	}
 	session_set_game(white, g);
 	session_set_game(black, g);
 	offers_drop_session(server_offers(srv), white);

@@ -494,12 +494,13 @@ static void enforce_output_budget(struct server *srv)
  * A commit that fails here cannot take back what the pass already told
  * people, so nothing that is told goes into it: every write whose effect a
  * reply shows at once commits on its own before the reply is queued
- * (db_commit_now: a move, a game's start, end and ratings, a takeback, set,
- * channels, aliases, register, passwd, a ruling, a news item), and is
- * refused when that commit fails.  What is left for this commit: bookkeeping no reply has claimed
- * (the login time; a tournament's rows after a game's end, which a restart
- * settles again from the game's stored row) and the tournament commands'
- * rows (create, join, withdraw), which a failure loses; both are logged.
+ * (db_commit_now: a move; a game's start, resumption, end and ratings; a
+ * takeback; set, channels, aliases, register, passwd; a ruling, a news
+ * item), and is refused when that commit fails.  What is left for this
+ * commit: bookkeeping no reply has claimed (the login time; a tournament's
+ * rows after a game's end, which a restart settles again from the game's
+ * stored row) and the tournament commands' rows (create, join, withdraw),
+ * which a failure loses; both are logged.
  */
 static void pass_end(struct server *srv)
 {

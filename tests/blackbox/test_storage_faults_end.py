@@ -11,8 +11,8 @@ the first seven writes through.
     line, the game goes on, its row stays active and the ratings stay;
   - a mating move and the end it makes are stored together: there is no
     number of writes that lets the move through while the end is lost;
-  - an administrator's ruling on an adjourned game and a news item are
-    refused, not announced, when they cannot be stored;
+  - resuming an adjourned game, an administrator's ruling on it and a news
+    item are refused, not announced, when they cannot be stored;
   - set, +channel and alias are refused when they cannot be stored, keep
     the old value, and the old value is what a restart brings back.
 """
@@ -314,6 +314,14 @@ class EndFaultTest(ShimMixin, GamesTestCase):
         before = self.ratings(srv)
 
         self.fail_writes("EIO")
+        # A resumption that cannot be stored does not start.
+        a.send_line("resume bob")
+        b.expect(b"would like to resume", GT)
+        out = self.cmd(b, "resume alice")
+        self.assertIn(b"The server could not save the game; it was not resumed.", out)
+        self.assertNotIn(b"Creating:", out)
+        self.assertNotIn(b"Creating:", self.cmd(a, "date"))
+        self.assertEqual(self.game_row(srv), (game_id, "adjourned", "*"))
         out = self.cmd(judge, "adjudicate %d 1-0" % game_id)
         self.assertIn(b"The ruling could not be saved.", out)
         for c in (a, b):
