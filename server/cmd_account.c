@@ -48,7 +48,15 @@ static void register_done(struct session *s, int result, const char *hash)
 		session_notify(s, "Sorry, \"%s\" is in use by someone online.", name);
 		return;
 	}
-	int rc = db_user_add(server_db(session_server(s)), name, hash, false);
+	/* Stored before the reply says so. */
+	struct db *db = server_db(session_server(s));
+	db_commit_earlier(db);
+	int rc = db_user_add(db, name, hash, false);
+	if (rc != 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		if (rc == 0)
+			rc = -1;
+	}
 	if (rc == 1)
 		session_notify(s, "Sorry, \"%s\" was registered by someone else meanwhile.", name);
 	else if (rc < 0)
@@ -124,8 +132,15 @@ static void passwd_done(struct session *s, int result, const char *hash)
 		session_notify(s, "Incorrect password; password not changed!");
 		return;
 	}
-	if (result != 1 || !hash ||
-	    db_user_set_password(server_db(session_server(s)), session_user_id(s), hash) < 0) {
+	if (result != 1 || !hash) {
+		session_notify(s, "Password not changed: server error.");
+		return;
+	}
+	/* Stored before the reply says so. */
+	struct db *db = server_db(session_server(s));
+	db_commit_earlier(db);
+	if (db_user_set_password(db, session_user_id(s), hash) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
 		session_notify(s, "Password not changed: server error.");
 		return;
 	}

@@ -101,17 +101,21 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 	snprintf(g.reason, sizeof g.reason, "Game adjudicated by %s", session_name(s));
 	g.termination = TERMINATION_ADJUDICATION;
 	g.ended = (int64_t)time(NULL);
-	if (db_game_update(db, &g) < 0) {
-		session_printf(s, "The ruling could not be saved.\n");
-		return;
-	}
-	if (white_score >= 0 && g.rated && g.white_id && g.black_id) {
+	/* The ruling and the ratings it moves are stored together before anyone is told. */
+	db_commit_earlier(db);
+	int stored = db_game_update(db, &g);
+	if (stored == 0 && white_score >= 0 && g.rated && g.white_id && g.black_id) {
 		struct clock_control tc;
 		struct rating wb, wa, bb, ba;
 		char why[80];
 		if (clock_parse(&tc, g.time_control, why, sizeof why) == 0)
-			rating_apply(db, clock_category(&tc), g.white_id, g.black_id, white_score,
-			    &wb, &wa, &bb, &ba);
+			stored = rating_apply(db, clock_category(&tc), g.white_id, g.black_id,
+			    white_score, &wb, &wa, &bb, &ba);
+	}
+	if (stored < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		session_printf(s, "The ruling could not be saved.\n");
+		return;
 	}
 	snprintf(line, sizeof line, "Your game %s vs. %s was adjudicated by %s: %s.", g.white,
 	    g.black, session_name(s), white_score < 0 ? "aborted" : ruling);

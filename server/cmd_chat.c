@@ -190,7 +190,13 @@ static void cmd_join(struct session *s, const struct cmd_args *a)
 		session_printf(s, "[%d] is already on your channel list.\n", channel);
 		return;
 	}
-	if (session_set_channel(s, channel, true) < 0) {
+	int rc = session_set_channel(s, channel, true);
+	if (rc == -2) {
+		session_printf(s, "The server could not save your channel list; [%d] was not added.\n",
+		    channel);
+		return;
+	}
+	if (rc < 0) {
 		session_printf(s, "You cannot be in more than %d channels.\n", LIMIT_CHANNELS_PER_USER);
 		return;
 	}
@@ -205,7 +211,11 @@ static void cmd_leave(struct session *s, const struct cmd_args *a)
 		session_printf(s, "[%s] is not in your channel list.\n", a->argv[0]);
 		return;
 	}
-	session_set_channel(s, channel, false);
+	if (session_set_channel(s, channel, false) < 0) {
+		session_printf(s, "The server could not save your channel list; [%d] was not "
+		    "removed.\n", channel);
+		return;
+	}
 	session_printf(s, "[%d] removed from your channel list.\n", channel);
 }
 

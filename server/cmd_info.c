@@ -240,7 +240,11 @@ static void cmd_news(struct session *s, const struct cmd_args *a)
 
 static void cmd_addnews(struct session *s, const struct cmd_args *a)
 {
-	if (db_news_add(server_db(session_server(s)), (int64_t)time(NULL), a->argv[0]) < 0) {
+	struct db *db = server_db(session_server(s));
+
+	db_commit_earlier(db);
+	if (db_news_add(db, (int64_t)time(NULL), a->argv[0]) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
 		session_printf(s, "Could not save the news item.\n");
 		return;
 	}

@@ -168,7 +168,13 @@ static void cmd_alias(struct session *s, const struct cmd_args *a)
 		return;
 	}
 	bool existed = session_alias(s, name) != NULL;
-	if (session_set_alias(s, name, a->argv[1]) < 0) {
+	int rc = session_set_alias(s, name, a->argv[1]);
+	if (rc == -2) {
+		session_printf(s, "The server could not save the alias \"%s\"; it was not %s.\n", name,
+		    existed ? "changed" : "set");
+		return;
+	}
+	if (rc < 0) {
 		session_printf(s, "You have too many aliases; remove one with \"unalias\".\n");
 		return;
 	}
@@ -181,7 +187,11 @@ static void cmd_unalias(struct session *s, const struct cmd_args *a)
 		session_printf(s, "You have no alias named \"%s\".\n", a->argv[0]);
 		return;
 	}
-	session_set_alias(s, a->argv[0], NULL);
+	if (session_set_alias(s, a->argv[0], NULL) < 0) {
+		session_printf(s, "The server could not save the removal of alias \"%s\"; it stays.\n",
+		    a->argv[0]);
+		return;
+	}
 	session_printf(s, "Alias \"%s\" unset.\n", a->argv[0]);
 }
 

@@ -391,6 +391,12 @@ int db_commit_now(struct db *db)
 	return 0;
 }
 
+void db_commit_earlier(struct db *db)
+{
+	if (db_commit_now(db) < 0)
+		log_error("the database refused this pass's earlier writes; they are lost");
+}
+
 void db_rollback(struct db *db)
 {
 	if (!db->in_transaction)

@@ -43,6 +43,12 @@ int db_commit(struct db *db);
  * output waits on (db_pending() stays true).
  */
 int db_commit_now(struct db *db);
+/*
+ * Before a write that must be committed on its own (db_commit_now after it):
+ * commits what the pass wrote so far, so that its failure is its own; a
+ * failure here is logged and those earlier writes are lost.
+ */
+void db_commit_earlier(struct db *db);
 /* Rolls back the open transaction (one of its writes failed), if any. */
 void db_rollback(struct db *db);
 /* Whether the pass wrote anything db_commit() has yet to account for. */

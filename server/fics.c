@@ -53,36 +53,35 @@ static bool fics_minutes(const struct clock_control *tc, long long *min, long lo
 	return true;
 }
 
-/*
- * A single-period delay control ("5d3", "5s3"): FICS has no field for a
- * delay, and clients treat whatever is in the increment field as an
- * increment, so they are shown the minutes with increment 0.
- */
-static bool fics_delay_minutes(const struct clock_control *tc, long long *min)
-{
-	if (tc->period_count != 1 || tc->periods[0].moves || tc->periods[0].base_ms % 60000 ||
-	    (tc->bonus != CLOCK_BONUS_BRONSTEIN && tc->bonus != CLOCK_BONUS_SIMPLE))
-		return false;
-	*min = tc->periods[0].base_ms / 60000;
-	return true;
-}
-
 /* The increment clients may add on their own clocks: never a delay. */
 static long long fics_increment_s(const struct clock_control *tc)
 {
 	return tc->bonus == CLOCK_BONUS_FISCHER ? tc->bonus_ms / 1000 : 0;
 }
 
+void fics_time_numbers(const struct clock_control *tc, long long *min, long long *inc)
+{
+	if (fics_minutes(tc, min, inc))
+		return;
+	*min = tc->periods[0].base_ms / 60000;
+	if (!*min && tc->periods[0].base_ms > 0)
+		*min = 1;	/* "0 0" would read as untimed */
+	*inc = fics_increment_s(tc);
+}
+
+bool fics_time_plain(const struct clock_control *tc)
+{
+	long long min, inc;
+
+	return fics_minutes(tc, &min, &inc);
+}
+
 void fics_time_text(const struct fics_game_view *g, char *buf, size_t len)
 {
 	long long min, inc;
 
-	if (fics_minutes(g->tc, &min, &inc))
-		snprintf(buf, len, "%lld %lld", min, inc);
-	else if (fics_delay_minutes(g->tc, &min))
-		snprintf(buf, len, "%lld 0", min);
-	else
-		clock_format(g->tc, buf, len);
+	fics_time_numbers(g->tc, &min, &inc);
+	snprintf(buf, len, "%lld %lld", min, inc);
 }
 
 void fics_type_text(const struct fics_game_view *g, char *buf, size_t len)
@@ -114,10 +113,7 @@ void fics_style12(const struct fics_game_view *g, enum fics_relation rel, bool m
 		fics_time_taken(0, ms, taken, sizeof taken);
 	}
 	long long min = 0, inc = 0;
-	if (!fics_minutes(tc, &min, &inc)) {
-		min = tc->periods[0].base_ms / 60000;
-		inc = fics_increment_s(tc);
-	}
+	fics_time_numbers(tc, &min, &inc);
 	long long wclock = g->clock_ms[WHITE], bclock = g->clock_ms[BLACK];
 	if (!ms) {
 		wclock /= 1000;
@@ -247,10 +243,7 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 	char wc[32], bc[32];
 	long long min = 0, inc = 0;
 
-	if (!fics_minutes(tc, &min, &inc)) {
-		min = tc->periods[0].base_ms / 60000;
-		inc = fics_increment_s(tc);
-	}
+	fics_time_numbers(tc, &min, &inc);
 	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
 	fics_clock_text(g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0, wc, sizeof wc);
 	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);
@@ -265,7 +258,7 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 void fics_movelist_header(const char *const names[2], const char *const ratings[2],
     int64_t started_unix, bool rated, const struct clock_control *tc, char *buf, size_t len)
 {
-	char control[FICS_LINE_MAX], when[64];
+	char when[64];
 	long long min = 0, inc = 0;
 	time_t started = (time_t)started_unix;
 	struct tm tm;
@@ -275,15 +268,11 @@ void fics_movelist_header(const char *const names[2], const char *const ratings[
 	size_t n = (size_t)snprintf(buf, len, "%s (%s) vs. %s (%s) --- %s\n", names[WHITE],
 	    ratings[WHITE], names[BLACK], ratings[BLACK], when);
 	const char *type = clock_category_name(clock_category(tc));
-	if (fics_minutes(tc, &min, &inc) || fics_delay_minutes(tc, &min)) {
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
-		    "%s %s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
-		    rated ? "Rated" : "Unrated", type, min, inc);
-	} else {
-		clock_format(tc, control, sizeof control);
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
-		    "%s %s match, time control: %s.\n\n", rated ? "Rated" : "Unrated", type, control);
-	}
+	/* The line xboard and pychess read the clocks from: FICS's two numbers. */
+	fics_time_numbers(tc, &min, &inc);
+	n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+	    "%s %s match, initial time: %lld minutes, increment: %lld seconds.\n\n",
+	    rated ? "Rated" : "Unrated", type, min, inc);
 	snprintf(buf + n, n < len ? len - n : 0, "Move  %-23s %s\n"
 	    "----  ---------------------   ---------------------\n", names[WHITE], names[BLACK]);
 }

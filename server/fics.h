@@ -57,7 +57,18 @@ void fics_style12(const struct fics_game_view *g, enum fics_relation rel, bool m
 /* The board for people (style 1 and every style but 12): a drawing from
  * the viewer's side with the clocks and the last move beside it. */
 void fics_style1(const struct fics_game_view *g, bool black_at_bottom, char *buf, size_t len);
-/* "5 0" for FICS-style controls, else the control's own text. */
+/*
+ * The minutes and increment that every line a client parses carries (style
+ * 12, Creating:, Game N:, games, the movelist header, offers).  FICS has no
+ * form for several periods, a delay or odd seconds, and clients add the
+ * increment field on their own clocks: other controls give their first
+ * period's minutes (at least 1) and their Fischer increment, a delay none.
+ * Texts for people and the records (PGN, history) show the control itself.
+ */
+void fics_time_numbers(const struct clock_control *tc, long long *min, long long *inc);
+/* Whether the two numbers are the whole control (FICS has a form for it). */
+bool fics_time_plain(const struct clock_control *tc);
+/* "5 0": fics_time_numbers() as text. */
 void fics_time_text(const struct fics_game_view *g, char *buf, size_t len);
 /* "rated blitz" / "unrated standard". */
 void fics_type_text(const struct fics_game_view *g, char *buf, size_t len);

@@ -57,6 +57,9 @@ struct game {
 	int observer_count, observer_cap;
 	int64_t started_unix;
 	bool over;
+	bool must_end;			/* ends even if the database refuses the end */
+	bool flag_retrying;		/* the flag fell, its end is not stored yet */
+	bool quiet_refusal;		/* the players know already: do not repeat it */
 	int aborted_by;			/* who ended it by aborting: a colour, -1 both */
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
@@ -73,11 +76,16 @@ struct games {
 	struct quotas *starts;		/* games started lately, per player and address */
 };
 
+/* How soon a flag that fell, but whose end the database refused, falls again. */
+#define GAME_END_RETRY_MS 1000
+
 static void arm_timer(struct game *g);
-static void end_game(struct game *g, enum result r, const char *reason,
+static int end_game(struct game *g, enum result r, const char *reason,
     enum game_termination termination, enum game_status status);
-static void finish_game(struct game *g, enum result r, const char *reason);
-static void adjourn_now(struct game *g, const char *reason);
+static void end_game_forced(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status);
+static int finish_game(struct game *g, enum result r, const char *reason);
+static int adjourn_now(struct game *g, const char *reason);
 
 /* --- registry --- */
 
@@ -836,7 +844,15 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	row.termination = TERMINATION_NONE;
 	snprintf(row.result, sizeof row.result, "*");
 	row_clocks(g, &row);
-	db_game_update(server_db(srv), &row);
+	/* Stored as active before anyone is told, as a new game is. */
+	struct db *db = server_db(srv);
+	commit_earlier(db);
+	if (db_game_update(db, &row) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		snprintf(err, errlen, "The server could not save the game; it was not resumed.");
+		retire(g);	/* freed at the end of the pass */
+		return NULL;
+	}
 	session_set_game(white, g);
 	session_set_game(black, g);
 	offers_drop_session(server_offers(srv), white);
@@ -885,7 +901,8 @@ void games_adjourn_all(struct games *gs, const char *reason)
 	/* Ending a game takes it off by_number, so walk every number. */
 	for (int n = 1; n <= LIMIT_GAMES && gs->count; n++)
 		if (gs->by_number[n])
-			adjourn_now(gs->by_number[n], reason);
+			end_game_forced(gs->by_number[n], RESULT_NONE, reason,
+			    TERMINATION_UNTERMINATED, GAME_ADJOURNED);
 }
 
 /* --- clocks --- */
@@ -928,8 +945,8 @@ static void arm_timer(struct game *g)
 	event_add(g->timer, &tv);
 }
 
-/* The side to move ran out of time: a loss, or a draw by 6.9. */
-static void flag_fell(struct game *g)
+/* The side to move ran out of time: a loss, or a draw by 6.9.  -1: not stored. */
+static int flag_fell(struct game *g)
 {
 	enum color loser = to_move(g);
 	enum result r = position_flag_result_within(g->pos, loser,
@@ -943,8 +960,13 @@ static void flag_fell(struct game *g)
 		    g->names[loser], g->names[color_other(loser)]);
 	else
 		snprintf(reason, sizeof reason, "%s forfeits on time", g->names[loser]);
+	int64_t left_ms = g->clocks[loser].remaining_ms;
 	g->clocks[loser].remaining_ms = 0;
-	end_game(g, r, reason, TERMINATION_TIME_FORFEIT, GAME_FINISHED);
+	if (end_game(g, r, reason, TERMINATION_TIME_FORFEIT, GAME_FINISHED) < 0) {
+		g->clocks[loser].remaining_ms = left_ms;
+		return -1;
+	}
+	return 0;
 }
 
 static bool flagged_now(const struct game *g)
@@ -972,7 +994,16 @@ static void game_timer(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	if (flagged_now(g)) {
-		flag_fell(g);
+		/* Not stored: the flag falls again once the database may take it. */
+		g->quiet_refusal = g->flag_retrying;
+		int rc = flag_fell(g);
+		g->quiet_refusal = false;
+		if (rc < 0) {
+			g->flag_retrying = true;
+			struct timeval retry = { .tv_sec = GAME_END_RETRY_MS / 1000,
+			    .tv_usec = GAME_END_RETRY_MS % 1000 * 1000 };
+			event_add(g->timer, &retry);
+		}
 		return;
 	}
 	arm_timer(g);	/* woke a little early */
@@ -980,28 +1011,83 @@ static void game_timer(evutil_socket_t fd, short what, void *arg)
 
 /* --- ending --- */
 
-/* Updates both ratings; each player's line about it goes into lines[colour]. */
-static void apply_ratings(struct game *g, enum result r, char lines[COLOR_NB][128])
+/* How an ending goes: what it writes first, what it shows once that is stored. */
+struct ending {
+	enum result r;
+	char reason[160];
+	enum game_termination termination;
+	enum game_status status;
+	char rating_lines[COLOR_NB][128];	/* "Your blitz rating: ..." or "" */
+	char rating_now[COLOR_NB][8];		/* the new rating text, "" if unchanged */
+};
+
+/* Writes both ratings' update into the open transaction; the lines for after. */
+static int store_ratings(struct game *g, struct ending *e)
 {
 	struct rating wb, wa, bb, ba;
-	double score = r == RESULT_WHITE_WINS ? 1.0 : r == RESULT_BLACK_WINS ? 0.0 : 0.5;
+	double score = e->r == RESULT_WHITE_WINS ? 1.0 : e->r == RESULT_BLACK_WINS ? 0.0 : 0.5;
 	const char *cat = clock_category_name(g->category);
 
 	if (rating_apply(server_db(g->srv), g->category, g->user_ids[WHITE], g->user_ids[BLACK], score,
 	    &wb, &wa, &bb, &ba) < 0) {
 		log_error("game %d: rating update failed", g->number);
-		return;
+		return -1;
 	}
 	struct rating *before[2] = { &wb, &bb }, *after[2] = { &wa, &ba };
 	for (int c = WHITE; c <= BLACK; c++) {
-		if (!g->players[c])
-			continue;
-		char was[8], now[8];
+		char was[8];
 		rating_text(before[c], g->user_ids[c], was, sizeof was);
-		rating_text(after[c], g->user_ids[c], now, sizeof now);
-		session_set_rating_text(g->players[c], g->category, now);
-		snprintf(lines[c], 128, "Your %s rating: %s -> %s", cat, was, now);
+		rating_text(after[c], g->user_ids[c], e->rating_now[c], sizeof e->rating_now[c]);
+		snprintf(e->rating_lines[c], sizeof e->rating_lines[c], "Your %s rating: %s -> %s", cat,
+		    was, e->rating_now[c]);
 	}
+	return 0;
+}
+
+/*
+ * Writes the ending into the open transaction: the game's row (or its
+ * removal) and both ratings.  Nothing is shown and nothing in memory
+ * changes, so a write that fails leaves the game as it was.
+ */
+static int store_ending(struct game *g, struct ending *e)
+{
+	struct db *db = server_db(g->srv);
+	struct db_game row;
+
+	/*
+	 * A game aborted before both sides moved leaves no row: throwaway games
+	 * by the thousand would fill the disk and tell nobody anything.  The
+	 * row was written in this pass or an earlier one; either way it goes.
+	 */
+	if (e->status == GAME_ABORTED && position_ply_count(g->pos) < 2) {
+		if (db_game_delete(db, g->id) < 0)
+			return -1;
+	} else {
+		int found = db_game_load(db, g->id, &row);
+		if (found < 0)
+			return -1;
+		if (found) {
+			row.status = e->status;
+			snprintf(row.result, sizeof row.result, "%s",
+			    e->status == GAME_FINISHED ? result_text(e->r) : "*");
+			snprintf(row.reason, sizeof row.reason, "%.*s", (int)sizeof row.reason - 1,
+			    e->reason);
+			row.termination = e->termination;
+			row.ended = (int64_t)time(NULL);
+			row_clocks(g, &row);
+			if (db_game_update(db, &row) < 0)
+				return -1;
+		}
+	}
+	/* A deleted account (id 0 now) rates nobody: there is no rating to change. */
+	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && e->status == GAME_FINISHED &&
+	    e->r != RESULT_NONE)
+		return store_ratings(g, e);
+	if (e->status == GAME_FINISHED)
+		for (int c = WHITE; c <= BLACK; c++)
+			snprintf(e->rating_lines[c], sizeof e->rating_lines[c],
+			    "No ratings adjustment done.");
+	return 0;
 }
 
 struct result_news {
@@ -1021,55 +1107,31 @@ static void tell_result(struct session *s, void *arg)
 }
 
 /*
- * Ends the game: the end line to everyone, the record saved, ratings
- * applied, players and observers released.  The game is freed at the end
- * of the pass, so callers may still read it.
+ * Shows a stored ending: the end line to everyone, the new ratings, players
+ * and observers released, the tournament told.  The game is freed at the
+ * end of the pass, so callers may still read it.
  */
-static void end_game(struct game *g, enum result r, const char *reason,
-    enum game_termination termination, enum game_status status)
+static void show_ending(struct game *g, const struct ending *e)
 {
 	char line[FICS_LINE_MAX];
-	struct db_game row;
 
-	if (g->over)
-		return;
 	g->paused_elapsed_ms = elapsed_ms(g);
 	g->over = true;
 	event_del(g->timer);
-	const char *result = status == GAME_FINISHED ? result_text(r) : "*";
+	const char *result = e->status == GAME_FINISHED ? result_text(e->r) : "*";
 	struct fics_game_view v;
 	game_view(g, &v);
-	fics_end_line(&v, reason, result, line, sizeof line);
+	fics_end_line(&v, e->reason, result, line, sizeof line);
 
-	/*
-	 * A game aborted before both sides moved leaves no row: throwaway games
-	 * by the thousand would fill the disk and tell nobody anything.  The
-	 * row was written in this pass or an earlier one; either way it goes.
-	 */
-	if (status == GAME_ABORTED && position_ply_count(g->pos) < 2) {
-		db_game_delete(server_db(g->srv), g->id);
-	} else if (db_game_load(server_db(g->srv), g->id, &row) > 0) {
-		row.status = status;
-		snprintf(row.result, sizeof row.result, "%s", result);
-		snprintf(row.reason, sizeof row.reason, "%s", reason);
-		row.termination = termination;
-		row.ended = (int64_t)time(NULL);
-		row_clocks(g, &row);
-		db_game_update(server_db(g->srv), &row);
-	}
 	/* Each player gets the end line and what it did to their rating together. */
-	char rating_lines[COLOR_NB][128] = { "", "" };
-	/* A deleted account (id 0 now) rates nobody: there is no rating to change. */
-	if (g->rated && g->user_ids[WHITE] && g->user_ids[BLACK] && status == GAME_FINISHED &&
-	    r != RESULT_NONE)
-		apply_ratings(g, r, rating_lines);
-	else if (status == GAME_FINISHED)
-		for (int c = WHITE; c <= BLACK; c++)
-			snprintf(rating_lines[c], sizeof rating_lines[c], "No ratings adjustment done.");
-	for (int c = WHITE; c <= BLACK; c++)
-		if (g->players[c])
-			session_notify(g->players[c], "%s%s%s", line, rating_lines[c][0] ? "\n" : "",
-			    rating_lines[c]);
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (!g->players[c])
+			continue;
+		if (e->rating_now[c][0])
+			session_set_rating_text(g->players[c], g->category, e->rating_now[c]);
+		session_notify(g->players[c], "%s%s%s", line, e->rating_lines[c][0] ? "\n" : "",
+		    e->rating_lines[c]);
+	}
 	for (int i = 0; i < g->observer_count; i++)
 		session_notify(g->observers[i], "%s", line);
 	struct result_news news = { g, line };
@@ -1082,54 +1144,105 @@ static void end_game(struct game *g, enum result r, const char *reason,
 		session_unobserved(g->observers[i], g);
 	g->observer_count = 0;
 	log_info("game %d (#%lld) %s: %s %s", g->number, (long long)g->id,
-	    db_game_status_name(status), reason, result);
-	web_game_over(server_web(g->srv), g, r, termination, status);
+	    db_game_status_name(e->status), e->reason, result);
+	web_game_over(server_web(g->srv), g, e->r, e->termination, e->status);
 	retire(g);
-	/* Tournament games: the tournament records the result. */
-	if (g->tourney_id && status == GAME_ABORTED)
+	/*
+	 * Tournament games: the tournament records the result.  Its own rows
+	 * follow in the pass's commit; the game's row, stored already, is what
+	 * a restart settles the board from should that commit fail.
+	 */
+	if (g->tourney_id && e->status == GAME_ABORTED)
 		tournament_game_aborted(g->srv, g->tourney_id, g->tourney_round, g->tourney_board,
 		    g->aborted_by);
 	else if (g->tourney_id)
-		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id, r,
-		    status);
+		tournament_game_over(g->srv, g->tourney_id, g->tourney_round, g->tourney_board, g->id,
+		    e->r, e->status);
+}
+
+/*
+ * Ends the game, stored first: the row and the ratings are committed in a
+ * transaction of their own before anybody is told.  When the database
+ * refuses them the game goes on as it was and its players read one line
+ * saying so; -1.  An ending nobody can refuse (the players are gone, the
+ * server stops: must_end) is shown all the same, and a restart adjourns
+ * the game its row still calls active.
+ */
+static int end_game(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status)
+{
+	struct db *db = server_db(g->srv);
+	struct ending e = { .r = r, .termination = termination, .status = status };
+
+	if (g->over)
+		return 0;
+	snprintf(e.reason, sizeof e.reason, "%s", reason);
+	commit_earlier(db);
+	if (store_ending(g, &e) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		log_error("game %d: could not save its end (%s)%s", g->number, reason,
+		    g->must_end ? "; ended all the same" : "; it goes on");
+		if (!g->must_end) {
+			for (int c = WHITE; c <= BLACK; c++)
+				if (g->players[c] && !g->quiet_refusal)
+					session_notify(g->players[c], "The server could not save the end of "
+					    "game %d (%s); the game goes on.", g->number, reason);
+			return -1;
+		}
+		memset(e.rating_lines, 0, sizeof e.rating_lines);
+		memset(e.rating_now, 0, sizeof e.rating_now);
+	}
+	show_ending(g, &e);
+	return 0;
+}
+
+/* An ending that cannot wait for the database: the game cannot go on. */
+static void end_game_forced(struct game *g, enum result r, const char *reason,
+    enum game_termination termination, enum game_status status)
+{
+	g->must_end = true;
+	end_game(g, r, reason, termination, status);
 }
 
 /* The usual ending: a result on the board or by the players' agreement. */
-static void finish_game(struct game *g, enum result r, const char *reason)
+static int finish_game(struct game *g, enum result r, const char *reason)
 {
-	end_game(g, r, reason, TERMINATION_NORMAL, GAME_FINISHED);
+	return end_game(g, r, reason, TERMINATION_NORMAL, GAME_FINISHED);
 }
 
-/* The FICS end text for an ending decided on the board. */
-static void board_ending(struct game *g)
+/* The ending the board itself decides (mate, stalemate, ...): false if none. */
+static bool board_ending(struct game *g, struct ending *e)
 {
 	enum termination t = position_termination(g->pos);
 	enum color side = to_move(g);
-	char reason[96];
 
+	*e = (struct ending){ .r = RESULT_DRAW, .termination = TERMINATION_NORMAL,
+	    .status = GAME_FINISHED };
 	switch (t) {
 	case TERM_CHECKMATE:
-		snprintf(reason, sizeof reason, "%s checkmated", g->names[side]);
-		finish_game(g, position_result(g->pos), reason);
-		return;
+		snprintf(e->reason, sizeof e->reason, "%s checkmated", g->names[side]);
+		e->r = position_result(g->pos);
+		return true;
 	case TERM_STALEMATE:
-		finish_game(g, RESULT_DRAW, "Game drawn by stalemate");
-		return;
+		snprintf(e->reason, sizeof e->reason, "Game drawn by stalemate");
+		return true;
 	case TERM_DEAD_POSITION:
-		finish_game(g, RESULT_DRAW, board_cannot_mate(position_board(g->pos), WHITE) &&
+		snprintf(e->reason, sizeof e->reason, "%s",
+		    board_cannot_mate(position_board(g->pos), WHITE) &&
 		    board_cannot_mate(position_board(g->pos), BLACK) ?
 		    "Neither player has mating material" :
 		    "Game drawn because neither player can checkmate");
-		return;
+		return true;
 	case TERM_FIVEFOLD:
-		finish_game(g, RESULT_DRAW, "Game drawn by fivefold repetition");
-		return;
+		snprintf(e->reason, sizeof e->reason, "Game drawn by fivefold repetition");
+		return true;
 	case TERM_SEVENTY_FIVE_MOVES:
-		finish_game(g, RESULT_DRAW, "Game drawn by the 75 move rule");
-		return;
+		snprintf(e->reason, sizeof e->reason, "Game drawn by the 75 move rule");
+		return true;
 	case TERM_NONE:
-		return;
+		return false;
 	}
+	return false;
 }
 
 /* --- the move path --- */
@@ -1137,14 +1250,16 @@ static void board_ending(struct game *g)
 /*
  * Stores a move in a transaction of its own, so that a full disk or a
  * failing one is known before anybody sees the move: a move that is not
- * stored is not played.
+ * stored is not played.  A move that ends the game (e) is stored with
+ * the ending, so that both stand or neither does.
  */
-static int store_move(struct game *g, const struct db_move *row)
+static int store_move(struct game *g, const struct db_move *row, struct ending *e)
 {
 	struct db *db = server_db(g->srv);
 
 	commit_earlier(db);
-	if (db_game_move(db, g->id, row) < 0 || db_commit_now(db) < 0) {
+	if (db_game_move(db, g->id, row) < 0 || (e && store_ending(g, e) < 0) ||
+	    db_commit_now(db) < 0) {
 		db_rollback(db);
 		log_error("game %d: could not save move %d; not played", g->number, row->ply);
 		return -1;
@@ -1231,7 +1346,13 @@ bool game_move(struct game *g, struct session *s, const char *text)
 	struct db_move row = { .ply = ply + 1, .time_ms = used, .clock_ms = clock_after.remaining_ms };
 	snprintf(row.uci, sizeof row.uci, "%s", uci);
 	snprintf(row.san, sizeof row.san, "%s", san);
-	if (store_move(g, &row) < 0) {
+	/* The ending's row takes the clocks as the move leaves them. */
+	struct clock_side clock_before = g->clocks[c];
+	struct ending e;
+	bool ends = board_ending(g, &e);
+	g->clocks[c] = clock_after;
+	if (store_move(g, &row, ends ? &e : NULL) < 0) {
+		g->clocks[c] = clock_before;
 		position_undo(g->pos, 1);
 		session_printf(s, "The server could not save your move (%s); it was not played.  "
 		    "Please try again.\n", text);
@@ -1239,7 +1360,6 @@ bool game_move(struct game *g, struct session *s, const char *text)
 	}
 
 	g->lag[c] = lag;
-	g->clocks[c] = clock_after;
 	struct game_ply *p = &g->plies[ply];
 	snprintf(p->san, sizeof p->san, "%s", san);
 	snprintf(p->uci, sizeof p->uci, "%s", uci);
@@ -1252,8 +1372,8 @@ bool game_move(struct game *g, struct session *s, const char *text)
 	g->offers[color_other(c)] = 0;
 
 	broadcast_board(g);
-	if (position_termination(g->pos) != TERM_NONE) {
-		board_ending(g);
+	if (ends) {
+		show_ending(g, &e);
 		return true;
 	}
 	arm_timer(g);
@@ -1375,9 +1495,9 @@ void game_abort(struct game *g, struct session *s)
 }
 
 /* Saves the game for `resume` later. */
-static void adjourn_now(struct game *g, const char *reason)
+static int adjourn_now(struct game *g, const char *reason)
 {
-	end_game(g, RESULT_NONE, reason, TERMINATION_UNTERMINATED, GAME_ADJOURNED);
+	return end_game(g, RESULT_NONE, reason, TERMINATION_UNTERMINATED, GAME_ADJOURNED);
 }
 
 void game_adjourn(struct game *g, struct session *s)
@@ -1542,8 +1662,8 @@ void game_request_adjudication(struct game *g, struct session *s)
 		    "back in time.\n");
 		return;
 	}
-	adjourn_now(g, "Game adjourned for adjudication");
-	session_printf(s, "The game is stored for an administrator to adjudicate.\n");
+	if (adjourn_now(g, "Game adjourned for adjudication") == 0)
+		session_printf(s, "The game is stored for an administrator to adjudicate.\n");
 }
 
 /* --- players coming and going --- */
@@ -1561,15 +1681,16 @@ void game_player_left(struct game *g, struct session *s)
 		/* Both gone: keep it for later if it can be resumed, else drop it. */
 		g->aborted_by = -1;
 		if (g->user_ids[WHITE] && g->user_ids[BLACK])
-			adjourn_now(g, "Game adjourned when both players disconnected");
+			end_game_forced(g, RESULT_NONE, "Game adjourned when both players disconnected",
+			    TERMINATION_UNTERMINATED, GAME_ADJOURNED);
 		else
-			end_game(g, RESULT_NONE, "Game aborted when both players disconnected",
+			end_game_forced(g, RESULT_NONE, "Game aborted when both players disconnected",
 			    TERMINATION_ABANDONED, GAME_ABORTED);
 		return;
 	}
 	if (position_ply_count(g->pos) < 2) {
 		g->aborted_by = c;
-		end_game(g, RESULT_NONE, "Game aborted on move 1", TERMINATION_ABANDONED,
+		end_game_forced(g, RESULT_NONE, "Game aborted on move 1", TERMINATION_ABANDONED,
 		    GAME_ABORTED);
 		return;
 	}
@@ -1621,10 +1742,10 @@ void game_account_deleted(struct game *g, int64_t user_id)
 		if (position_ply_count(g->pos) < 2) {
 			snprintf(reason, sizeof reason, "Game aborted: %s's account was deleted",
 			    g->names[c]);
-			end_game(g, RESULT_NONE, reason, TERMINATION_ABANDONED, GAME_ABORTED);
+			end_game_forced(g, RESULT_NONE, reason, TERMINATION_ABANDONED, GAME_ABORTED);
 		} else {
 			snprintf(reason, sizeof reason, "%s forfeits: the account was deleted", g->names[c]);
-			end_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason,
+			end_game_forced(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason,
 			    TERMINATION_ABANDONED, GAME_FINISHED);
 		}
 	}

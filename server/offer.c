@@ -4,6 +4,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "fics.h"
 #include "number.h"
 #include "lists.h"
 #include "offer.h"
@@ -121,6 +122,25 @@ static void time_words(const struct clock_control *tc, char *buf, size_t len)
 		clock_format(tc, buf, len);
 }
 
+/*
+ * A challenge's control as clients parse it (<pf>, Challenge:): FICS's two
+ * numbers, then, for a control FICS has no form for, the control itself
+ * for the people reading it.
+ */
+static void challenge_time_words(const struct clock_control *tc, char *buf, size_t len)
+{
+	char control[CLOCK_TEXT_MAX];
+	long long min, inc;
+
+	fics_time_numbers(tc, &min, &inc);
+	if (fics_time_plain(tc)) {
+		snprintf(buf, len, "%lld %lld", min, inc);
+		return;
+	}
+	clock_format(tc, control, sizeof control);
+	snprintf(buf, len, "%lld %lld (%s)", min, inc, control);
+}
+
 /* --- seeks --- */
 
 /* Numbers rotate, so one is reused as late as possible; a used one is
@@ -165,9 +185,9 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 	struct server *srv = session_server(sk->owner);
 	struct rating r = player_rating(srv, sk->owner, &sk->tc);
 	char tw[64], rt[8];
-	long long minutes = sk->tc.periods[0].base_ms / 60000;
+	long long minutes, inc;
 	/* Clients add i= to their clocks each move: a delay is shown as none, as in style 12. */
-	long long inc = sk->tc.bonus == CLOCK_BONUS_FISCHER ? sk->tc.bonus_ms / 1000 : 0;
+	fics_time_numbers(&sk->tc, &minutes, &inc);
 	const char *type = clock_category_name(clock_category(&sk->tc));
 
 	time_words(&sk->tc, tw, sizeof tw);
@@ -499,11 +519,11 @@ struct challenge *offers_pick_challenge(struct offers *o, struct session *s, boo
 void offers_challenge_text(const struct challenge *c, char *buf, size_t len)
 {
 	struct server *srv = session_server(c->from);
-	char fr[8], tr[8], tw[64];
+	char fr[8], tr[8], tw[CLOCK_TEXT_MAX + 48];
 
 	player_rating_text(srv, c->from, &c->tc, fr, sizeof fr);
 	player_rating_text(srv, c->to, &c->tc, tr, sizeof tr);
-	time_words(&c->tc, tw, sizeof tw);
+	challenge_time_words(&c->tc, tw, sizeof tw);
 	snprintf(buf, len, "%s (%s)%s %s (%s) %s %s %s", session_name(c->from), fr,
 	    c->color < 0 ? "" : c->color == 0 ? " [white]" : " [black]", session_name(c->to), tr,
 	    c->rated ? "rated" : "unrated", clock_category_name(clock_category(&c->tc)), tw);

@@ -496,12 +496,23 @@ static void enforce_output_budget(struct server *srv)
  * loop goes on meanwhile.  Every pass's output waits for the newest commit,
  * not only the output of the pass that made it: a later pass may show the
  * same state to someone else (a third party's "moves" or "refresh").
+ *
+ * A commit that fails here cannot take back what the pass already told
+ * people, so nothing that is told goes into it: every write whose effect a
+ * reply shows at once commits on its own before the reply is queued
+ * (db_commit_now: a move; a game's start, resumption, end and ratings; a
+ * takeback; set, channels, aliases, register, passwd; a ruling, a news
+ * item), and is refused when that commit fails.  What is left for this
+ * commit: bookkeeping no reply has claimed (the login time; a tournament's
+ * rows after a game's end, which a restart settles again from the game's
+ * stored row) and the tournament commands' rows (create, join, withdraw),
+ * which a failure loses; both are logged.
  */
 static void pass_end(struct server *srv)
 {
 	enforce_output_budget(srv);
 	if (db_pending(srv->db)) {
-		/* Moves and new games were committed as they were made (db_commit_now);
+		/* What a reply showed was committed as it was made (db_commit_now);
 		 * what fails here is the rest of the pass, which is lost, not fatal. */
 		if (db_commit(srv->db) < 0)
 			log_error("database commit failed: this pass's other changes are lost");

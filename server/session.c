@@ -438,15 +438,40 @@ void session_set_last_tell(struct session *s, const char *name)
 	snprintf(s->last_tell, sizeof s->last_tell, "%s", name);
 }
 
+/*
+ * Commits a setting's write at once, with what the pass wrote before it in
+ * a commit of their own, so that the reply that it is set never goes out
+ * for a setting that is not stored: 0, or -1 with the write rolled back.
+ */
+static int store_setting(struct db *db, int written)
+{
+	if (written < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		log_error("could not save a user's setting; it keeps its old value");
+		return -1;
+	}
+	return 0;
+}
+
 int session_set_var(struct session *s, enum var_id id, const char *value, char *why, size_t len)
 {
-	char buf[32];
+	char buf[32], old[VAR_STRING_MAX + 1], scratch[32];
+	struct db *db = server_db(s->srv);
+	bool stored = s->registered && !var_def(id)->ivar;
 
+	snprintf(old, sizeof old, "%s", var_values_text(&s->vars, id, scratch, sizeof scratch));
 	if (var_values_set(&s->vars, id, value, why, len) < 0)
 		return -1;
-	if (s->registered && !var_def(id)->ivar)
-		db_var_set(server_db(s->srv), s->user_id, var_def(id)->name,
-		    var_values_text(&s->vars, id, buf, sizeof buf));
+	if (!stored)
+		return 0;
+	db_commit_earlier(db);
+	if (store_setting(db, db_var_set(db, s->user_id, var_def(id)->name,
+	    var_values_text(&s->vars, id, buf, sizeof buf))) < 0) {
+		var_values_set(&s->vars, id, old, scratch, sizeof scratch);
+		snprintf(why, len, "The server could not save %s; it keeps its old value.",
+		    var_def(id)->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -464,10 +489,14 @@ int session_set_channel(struct session *s, int channel, bool member)
 		return 0;
 	if (member && s->channel_count >= LIMIT_CHANNELS_PER_USER)
 		return -1;
+	if (s->registered) {
+		struct db *db = server_db(s->srv);
+		db_commit_earlier(db);
+		if (store_setting(db, db_channel_set(db, s->user_id, channel, member)) < 0)
+			return -2;
+	}
 	s->channels[channel / 8] ^= (uint8_t)(1u << (channel % 8));
 	s->channel_count += member ? 1 : -1;
-	if (s->registered)
-		db_channel_set(server_db(s->srv), s->user_id, channel, member);
 	return 0;
 }
 
@@ -516,11 +545,16 @@ static int store_alias(struct session *s, const char *name, const char *value)
 
 int session_set_alias(struct session *s, const char *name, const char *value)
 {
-	if (store_alias(s, name, value) < 0)
+	/* Room first, so that a stored alias always fits in memory too. */
+	if (value && !session_alias(s, name) && s->alias_count >= LIMIT_ALIASES)
 		return -1;
-	if (s->registered)
-		db_alias_set(server_db(s->srv), s->user_id, name, value);
-	return 0;
+	if (s->registered) {
+		struct db *db = server_db(s->srv);
+		db_commit_earlier(db);
+		if (store_setting(db, db_alias_set(db, s->user_id, name, value)) < 0)
+			return -2;
+	}
+	return store_alias(s, name, value) < 0 ? -1 : 0;
 }
 
 void session_each_alias(const struct session *s, void (*fn)(void *arg, const char *name,

@@ -117,11 +117,13 @@ int64_t session_idle_ms(const struct session *s);
 
 struct var_values *session_vars(struct session *s);
 int session_var(const struct session *s, enum var_id id);
-/* Sets a variable, persisting it for registered users; -1 with why on bad input. */
+/* Sets a variable, stored (committed) for registered users before it returns;
+ * -1 with why on bad input or when the database refuses it (the old value stays). */
 int session_set_var(struct session *s, enum var_id id, const char *value, char *why, size_t len);
 
 bool session_in_channel(const struct session *s, int channel);
-/* Joins or leaves; persisted for registered users.  -1 if over the limit. */
+/* Joins or leaves; committed for registered users before it returns.  -1 if
+ * over the limit, -2 when the database refuses it (nothing changes). */
 int session_set_channel(struct session *s, int channel, bool member);
 int session_channel_count(const struct session *s);
 
@@ -129,7 +131,8 @@ int session_channel_count(const struct session *s);
 const char *session_last_tell(const struct session *s);
 void session_set_last_tell(struct session *s, const char *name);
 
-/* Aliases: the value for name, or NULL; set NULL to remove. -1 when full. */
+/* Aliases: the value for name, or NULL; set NULL to remove (committed for
+ * registered users).  -1 when full, -2 when the database refuses it. */
 const char *session_alias(const struct session *s, const char *name);
 int session_set_alias(struct session *s, const char *name, const char *value);
 void session_each_alias(const struct session *s, void (*fn)(void *arg, const char *name,

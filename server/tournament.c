@@ -966,6 +966,28 @@ static void load_pairing(void *arg, const struct db_tourney_pairing *row)
 }
 
 /*
+ * A board whose game's end is stored, but not the board's result (that row
+ * follows the game's in a later commit, which may have failed): the game's
+ * row decides, as it decided what the players were told.
+ */
+static void settle_from_game(struct tournament *t, int b)
+{
+	struct tourney_game *tg = &t->core->rounds[t->core->rounds_paired].games[b];
+	struct tboard *bd = &t->boards[b];
+	enum tourney_result res;
+	struct db_game row;
+
+	if (tg->result != TOURNEY_RESULT_NONE || !bd->game_id ||
+	    db_game_load(db_of(t), bd->game_id, &row) <= 0 || row.status != GAME_FINISHED ||
+	    tournament_result_parse(row.result, &res) < 0 || res == TOURNEY_RESULT_NONE)
+		return;
+	tg->result = res;
+	save_board(t, t->core->rounds_paired, b);
+	log_info("tourney %lld: round %d board %d settled from game #%lld: %s", (long long)t->id,
+	    t->core->rounds_paired, b + 1, (long long)bd->game_id, row.result);
+}
+
+/*
  * The state of each board of the current round after a restart: settled,
  * or waiting for its players (to continue an adjourned game, or to start).
  * A board that was waiting keeps the deadline it had, but not earlier than
@@ -985,6 +1007,7 @@ static void load_boards(struct tournament *t)
 	for (int b = 0; b < rd->ngames; b++) {
 		struct tboard *bd = &t->boards[b];
 		struct db_game row;
+		settle_from_game(t, b);
 		if (rd->games[b].result != TOURNEY_RESULT_NONE) {
 			bd->state = BOARD_DONE;
 			bd->deadline_ms = 0;

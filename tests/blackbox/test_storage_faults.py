@@ -5,7 +5,7 @@ test fails, never skips, when the mount is refused).  Two players play; the
 test fills the file system with a file of zeros, and then:
   - a move made while the disk is full is not played: the mover gets one
     line saying so, the opponent sees nothing, the server stays up;
-  - a command whose write fails at the end of its pass does not stop it;
+  - a setting that cannot be stored is refused and does not stop it;
   - a game cannot start when its record cannot be written;
   - once the file is removed, the same move is played and the game goes on;
 and after SIGKILL and a restart, the moves stored are exactly the moves
@@ -182,8 +182,9 @@ class StorageFaultTest(FaultTestCase):
             else:
                 refused += 1
         self.assertTrue(srv.running(), "chessd stopped on a full disk")
-        # A write outside the move path fails at the pass's commit: not fatal.
-        self.assertIn(b"set", self.cmd(a, "set bell 0").lower())
+        # A setting is refused as a move is, and the server stays up.
+        self.assertIn(b"The server could not save bell; it keeps its old value.",
+                      self.cmd(a, "set bell 1"))
         self.assertTrue(srv.running(), "chessd stopped when a commit failed")
         # "moves" shows only what was played.
         out = self.cmd(a, "moves").decode()

@@ -223,6 +223,53 @@ static void movelist_header_and_moves(void **state)
 	assert_string_equal(line, " 12.  ...                     Kg7     (1:01.000)\n");
 }
 
+/*
+ * Controls FICS has no form for: every line a client parses carries the
+ * first period's minutes and the Fischer increment (never a delay).
+ */
+static void club_controls_as_fics_numbers(void **state)
+{
+	static const struct {
+		const char *control;
+		long long min, inc;
+		const char *creating;
+	} cases[] = {
+		{ "40/90,30+30", 90, 30, "Creating: alice (1500) bob (1612) rated standard 90 30" },
+		{ "40/120,20/60,30", 120, 0, "Creating: alice (1500) bob (1612) rated standard 120 0" },
+		{ "40/100,20/50,10/10,15d30", 100, 0,
+		    "Creating: alice (1500) bob (1612) rated standard 100 0" },
+		{ "5d3", 5, 0, "Creating: alice (1500) bob (1612) rated blitz 5 0" },
+		{ "0.5+1", 1, 1, "Creating: alice (1500) bob (1612) rated lightning 1 1" },
+		{ "2 12", 2, 12, "Creating: alice (1500) bob (1612) rated blitz 2 12" },
+	};
+	struct fixture f;
+	char line[FICS_LINE_MAX], text[FICS_BOARD_MAX], want[FICS_LINE_MAX];
+	const char *names[2] = { "alice", "bob" }, *ratings[2] = { "1500", "1612" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		long long min = -1, inc = -1;
+		fixture_make(&f, cases[i].control, NULL, NULL, 0);
+		fics_time_numbers(&f.tc, &min, &inc);
+		assert_int_equal(min, cases[i].min);
+		assert_int_equal(inc, cases[i].inc);
+		fics_creating(&f.v, line, sizeof line);
+		assert_string_equal(line, cases[i].creating);
+		fics_game_header(&f.v, line, sizeof line);
+		snprintf(want, sizeof want, "Game 7: %s", cases[i].creating + strlen("Creating: "));
+		assert_string_equal(line, want);
+		fics_movelist_header(names, ratings, STARTED_UNIX, true, &f.tc, text, sizeof text);
+		snprintf(want, sizeof want, "match, initial time: %lld minutes, increment: %lld "
+		    "seconds.\n\n", cases[i].min, cases[i].inc);
+		assert_non_null(strstr(text, want));
+		fics_style12(&f.v, REL_MY_MOVE, true, false, line, sizeof line);
+		snprintf(want, sizeof want, " alice bob 1 %lld %lld 39 39 ", cases[i].min, cases[i].inc);
+		assert_non_null(strstr(line, want));
+		assert_int_equal(fics_time_plain(&f.tc), !strcmp(cases[i].control, "2 12"));
+		fixture_free(&f);
+	}
+}
+
 static void clock_texts(void **state)
 {
 	char buf[32];
@@ -290,6 +337,7 @@ int main(void)
 		cmocka_unit_test(games_lines),
 		cmocka_unit_test(gameinfo_line),
 		cmocka_unit_test(movelist_header_and_moves),
+		cmocka_unit_test(club_controls_as_fics_numbers),
 		cmocka_unit_test(clock_texts),
 		cmocka_unit_test(style1_board),
 	};
