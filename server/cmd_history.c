@@ -265,8 +265,7 @@ static void find_resumable(void *arg, const struct db_game *g)
 	r->count++;
 }
 
-/* The game NAME has adjourned with OPPONENT, as stored lists it. */
-static bool find_adjourned(struct db *db, const char *name, const char *opponent,
+bool cmd_find_adjourned(struct db *db, const char *name, const char *opponent,
     struct db_game *found)
 {
 	struct resumable r = { name, opponent, 0, "", 0 };
@@ -290,7 +289,7 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	char err[64];
 
 	if (which && isalpha((unsigned char)which[0])) {
-		if (!find_adjourned(db, a->argv[0], which, &found)) {
+		if (!cmd_find_adjourned(db, a->argv[0], which, &found)) {
 			session_printf(s, "%s has no adjourned game with %s.\n", a->argv[0], which);
 			return;
 		}
@@ -384,7 +383,7 @@ bool cmd_resume_adjourned(struct session *s, const char *opponent)
 	struct db_game g;
 
 	if (!session_registered(s) ||
-	    !find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
+	    !cmd_find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
 		return false;
 	resume_game(s, opponent);
 	return true;

@@ -60,6 +60,8 @@ void config_defaults(struct config *c)
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
 		.seeks_per_user = LIMIT_SEEKS_PER_USER,
+		.examined_games = LIMIT_EXAMINED_GAMES,
+		.examine_plies = LIMIT_EXAMINE_PLIES,
 	};
 }
 
@@ -115,6 +117,8 @@ static const struct int_key {
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
 	LIMIT_KEY(seeks_per_user, 1, 1000),
+	LIMIT_KEY(examined_games, 1, LIMIT_GAMES),
+	LIMIT_KEY(examine_plies, 1, 100000),
 #undef LIMIT_KEY
 };
 

@@ -38,6 +38,8 @@ struct limits {
 	int unwinnable_nodes;
 	int hasher_queue;
 	int seeks_per_user;
+	int examined_games;
+	int examine_plies;
 };
 
 struct config {

@@ -241,6 +241,14 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 		min = tc->periods[0].base_ms / 60000;
 		inc = fics_increment_s(tc);
 	}
+	if (g->examined) {
+		/* As lasker: the board's state instead of the clocks. */
+		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [ %c%c%3lld %3lld] %c: %2d",
+		    g->number, g->examined, g->ratings[WHITE], g->names[WHITE], g->ratings[BLACK],
+		    g->names[BLACK], clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u',
+		    min, inc, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+		return;
+	}
 	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
 	fics_clock_text(g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0, wc, sizeof wc);
 	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);

@@ -85,6 +85,10 @@
 #define LIMIT_HASHER_QUEUE 64
 /* Seeks one player may have posted at once. */
 #define LIMIT_SEEKS_PER_USER 3
+/* Boards being examined on the server at once (they share the game numbers). */
+#define LIMIT_EXAMINED_GAMES 500
+/* Plies an examined board's line may hold (a stored game longer is cut there). */
+#define LIMIT_EXAMINE_PLIES 1500
 
 /* Fixed at build time (arrays are sized by them): */
 /* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */
