@@ -687,7 +687,7 @@ static void setup_from_board(struct setup_board *e, const struct board *b)
 	memcpy(e->squares, b->squares, sizeof e->squares);
 	e->side = (enum color)b->side;
 	e->castling = b->castling;
-	e->ep_file = b->ep_square ? square_file(b->ep_square) : -1;
+	e->ep_file = b->ep_square != SQ_NONE ? square_file(b->ep_square) : -1;
 }
 
 static void setup_done(struct examine *ex, struct session *s)
