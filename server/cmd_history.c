@@ -336,6 +336,10 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "You are already playing a game.\n");
 		return;
 	}
+	if (session_examining(s)) {
+		session_printf(s, "You cannot resume a game while you are examining one.\n");
+		return;
+	}
 	db_games_of(server_db(srv), session_name(s), GAME_ADJOURNED, 100, find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
@@ -351,8 +355,9 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "%s is not logged in.\n", r.other);
 		return;
 	}
-	if (session_game(other)) {
-		session_printf(s, "%s is playing a game.\n", r.other);
+	if (session_game(other) || session_examining(other)) {
+		session_printf(s, "%s is %s a game.\n", r.other,
+		    session_game(other) ? "playing" : "examining");
 		return;
 	}
 	/* If the other player asked first, this is the answer. */
