@@ -546,6 +546,14 @@ void examine_leave(struct examine *ex, struct session *s)
 {
 	int number = game_number(ex->game);
 
+	examine_drop(ex, s);
+	session_printf(s, "You are no longer examining game %d.\n", number);
+}
+
+void examine_drop(struct examine *ex, struct session *s)
+{
+	int number = game_number(ex->game);
+
 	drop_examiner(ex, s);
 	tell_all(ex, "%s stopped examining game %d.", session_name(s), number);
 	if (!ex->examiner_count) {
@@ -557,7 +565,6 @@ void examine_leave(struct examine *ex, struct session *s)
 		tell_all(ex, "Game %d is now examined by %s.", number,
 		    session_name(ex->examiners[0]));
 	}
-	session_printf(s, "You are no longer examining game %d.\n", number);
 }
 
 void examine_add_examiner(struct examine *ex, struct session *s, struct session *who)

@@ -43,8 +43,10 @@ bool examine_try_line(struct examine *ex, struct session *s, const char *line);
 void examine_forward(struct examine *ex, struct session *s, int plies);
 void examine_backward(struct examine *ex, struct session *s, int plies);
 void examine_revert(struct examine *ex, struct session *s);
-/* unexamine, or s went away: the board goes to the other examiners, or ends. */
+/* unexamine: the board goes to the other examiners, or ends for its observers. */
 void examine_leave(struct examine *ex, struct session *s);
+/* The same when s went away (nothing is said to s). */
+void examine_drop(struct examine *ex, struct session *s);
 /* mexamine: who (an observer of the board) becomes an examiner too. */
 void examine_add_examiner(struct examine *ex, struct session *s, struct session *who);
 /* bsetup [subcommand args]; NULL: enter setup mode. */

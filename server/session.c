@@ -190,7 +190,7 @@ void session_detach(struct session *s)
 		if (s->game)
 			game_player_left(s->game, s);
 		if (s->examining)
-			examine_leave(s->examining, s);
+			examine_drop(s->examining, s);
 		while (s->observed_count)
 			session_unobserve(s, s->observed[s->observed_count - 1]);
 		server_unregister_session(s->srv, s);

@@ -166,6 +166,17 @@ class Examine(GamesTestCase):
         self.assertEqual(BoardManager.parseStyle12(text, ("k", "q"))[1],
                          IC_POS_OBSERVING_EXAMINATION)
 
+    def test_examining_ends_watching_and_help(self):
+        c, p = self.coach, self.pupil
+        number, _ = self.start_match(p, self.guest_player(self.srv))
+        self.cmd(c, "observe %d" % number)
+        out = self.cmd(c, "examine")
+        self.assertRegex(out, (r"^Removing game %d from observation list\.\n\r"
+                               r"Starting a game in examine \(scratch\) mode\." % number).encode())
+        self.assertIn(b"You are still examining a game.", self.cmd(c, "observe %d" % number))
+        self.assertIn(b"examine alice 3", self.cmd(c, "help examine"))
+        self.assertIn(b"Usage: bsetup [fen F", self.cmd(c, "help bsetup"))
+
     def test_examined_games_cap(self):
         self.cmd(self.coach, "examine")
         self.cmd(self.pupil, "examine")
