@@ -48,9 +48,12 @@ struct examine {
 	char end_text[sizeof ((struct db_game *)0)->reason + 16];	/* "{reason} 1-0" */
 	bool setup;
 	struct setup_board edit;
+	struct board shown;		/* edit as a board, for the formats */
 };
 
 static const char piece_letters[] = " PNBRQK  pnbrqk";
+
+static void setup_from_board(struct setup_board *e, const struct board *b);
 
 void examine_free(struct examine *ex)
 {
@@ -65,6 +68,21 @@ void examine_free(struct examine *ex)
 struct game *examine_game(const struct examine *ex) { return ex->game; }
 bool examine_in_setup(const struct examine *ex) { return ex->setup; }
 bool examine_scratch_board(const struct examine *ex) { return ex->scratch; }
+
+const struct board *examine_setup_board(const struct examine *ex)
+{
+	return ex->setup ? &ex->shown : NULL;
+}
+
+/* The edited board as a board (unchecked: it may lack kings) for clients to see. */
+static void setup_shown(struct examine *ex)
+{
+	board_clear(&ex->shown);
+	for (int sq = 0; sq < 64; sq++)
+		if (ex->edit.squares[sq])
+			board_put(&ex->shown, (enum piece)ex->edit.squares[sq], sq);
+	board_set_state(&ex->shown, ex->edit.side, ex->edit.castling, SQ_NONE);
+}
 
 bool examine_is_examiner(const struct examine *ex, const struct session *s)
 {
@@ -244,6 +262,7 @@ void examine_start_scratch(struct session *s, bool setup)
 		memset(ex->edit.squares, 0, sizeof ex->edit.squares);
 		ex->edit.side = WHITE;
 		ex->edit.castling = 0;
+		setup_shown(ex);
 	}
 	game_send_board(ex->game, s);
 	log_info("%s examines game %d (scratch)", session_name(s), game_number(ex->game));
@@ -388,6 +407,8 @@ static bool setup_line(struct examine *ex, struct session *s, const char *line)
 			    "queen", "king" }[piece_type_of(piece)], name);
 		else
 			session_printf(s, "%s cleared.\n", name);
+		setup_shown(ex);
+		show_boards(ex);
 		return true;
 	}
 	if (!san_looks_like_move(line, SAN_ENGLISH))
@@ -398,8 +419,22 @@ static bool setup_line(struct examine *ex, struct session *s, const char *line)
 	return true;
 }
 
+/* Setup mode from the board as it stands (its line is dropped at "bsetup done"). */
+static void enter_setup(struct examine *ex, struct session *s)
+{
+	setup_from_board(&ex->edit, position_board(game_position(ex->game)));
+	ex->setup = true;
+	setup_shown(ex);
+	session_printf(s, "Entering examine(setup) mode.\n");
+}
+
 bool examine_try_line(struct examine *ex, struct session *s, const char *line)
 {
+	int piece, sq;
+
+	/* A drop while examining edits the board, as xboard's piece menu expects. */
+	if (!ex->setup && parse_drop(line, &piece, &sq))
+		enter_setup(ex, s);
 	if (ex->setup)
 		return setup_line(ex, s, line);
 	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
@@ -733,29 +768,10 @@ static bool castle_rights(const char *word, enum color c, unsigned *rights)
 	return false;
 }
 
-void examine_setup(struct examine *ex, struct session *s, const char *args)
+/* One bsetup edit of the board in setup mode; false after a line saying what was wrong. */
+static bool setup_edit(struct examine *ex, struct session *s, const char *word, const char *value)
 {
-	char word[16] = "", value[FICS_LINE_MAX] = "";
-
-	if (args)
-		sscanf(args, "%15s %511[^\n]", word, value);
-	if (!word[0]) {
-		if (ex->setup) {
-			session_printf(s, "You are already setting up a position.\n");
-			return;
-		}
-		setup_from_board(&ex->edit, position_board(game_position(ex->game)));
-		ex->setup = true;
-		session_printf(s, "Entering examine(setup) mode.\n");
-		return;
-	}
-	if (!ex->setup) {
-		session_printf(s, "You are not setting up a position; type \"bsetup\" to start.\n");
-		return;
-	}
-	if (!strcasecmp(word, "done")) {
-		setup_done(ex, s);
-	} else if (!strcasecmp(word, "clear")) {
+	if (!strcasecmp(word, "clear")) {
 		ex->edit = (struct setup_board){ .side = ex->edit.side, .ep_file = -1 };
 		session_printf(s, "Board cleared.\n");
 	} else if (!strcasecmp(word, "start")) {
@@ -764,14 +780,16 @@ void examine_setup(struct examine *ex, struct session *s, const char *args)
 		setup_from_board(&ex->edit, &b);
 		session_printf(s, "Board set up as starting position.\n");
 	} else if (!strcasecmp(word, "fen")) {
-		if (!value[0] || setup_from_fen(&ex->edit, value) < 0)
-			session_printf(s, "That is not a FEN: bsetup fen <placement> [w|b] [KQkq|-] [ep|-].\n");
-		else
-			session_printf(s, "Board set up by FEN.\n");
+		if (!value[0] || setup_from_fen(&ex->edit, value) < 0) {
+			session_printf(s, "That is not a FEN: bsetup fen <placement> [w|b] [KQkq|-] "
+			    "[ep|-].\n");
+			return false;
+		}
+		session_printf(s, "Board set up by FEN.\n");
 	} else if (!strcasecmp(word, "tomove")) {
 		if (strcasecmp(value, "white") && strcasecmp(value, "black")) {
 			session_printf(s, "Please type: bsetup tomove white    or   bsetup tomove black\n");
-			return;
+			return false;
 		}
 		ex->edit.side = tolower((unsigned char)value[0]) == 'w' ? WHITE : BLACK;
 		session_printf(s, "%s to move.\n", ex->edit.side == WHITE ? "White" : "Black");
@@ -779,7 +797,7 @@ void examine_setup(struct examine *ex, struct session *s, const char *args)
 		enum color c = tolower((unsigned char)word[0]) == 'w' ? WHITE : BLACK;
 		if (!castle_rights(value, c, &ex->edit.castling)) {
 			session_printf(s, "Usage: bsetup %s none|kside|qside|both\n", word);
-			return;
+			return false;
 		}
 		session_printf(s, "%s may castle: %s.\n", c == WHITE ? "White" : "Black", value);
 	} else if (!strcasecmp(word, "eppos")) {
@@ -791,9 +809,47 @@ void examine_setup(struct examine *ex, struct session *s, const char *args)
 			session_printf(s, "En passant capture on the %c file.\n", value[0]);
 		} else {
 			session_printf(s, "Usage: bsetup eppos a..h|none\n");
+			return false;
 		}
-	} else if (!setup_line(ex, s, word) || value[0]) {
+	} else {
 		session_printf(s, "You have supplied an incorrect parameter to bsetup.\n");
+		return false;
+	}
+	return true;
+}
+
+void examine_setup(struct examine *ex, struct session *s, const char *args)
+{
+	char word[16] = "", value[FICS_LINE_MAX] = "";
+
+	if (args)
+		sscanf(args, "%15s %511[^\n]", word, value);
+	if (!word[0] && ex->setup) {
+		session_printf(s, "You are already setting up a position.\n");
+		return;
+	}
+	if (!strcasecmp(word, "done") && !ex->setup) {
+		session_printf(s, "You are not setting up a position.\n");
+		return;
+	}
+	/* "bsetup fen ..." right after "examine" sets up at once, as xboard's upload expects. */
+	if (!ex->setup) {
+		enter_setup(ex, s);
+		if (!word[0]) {
+			show_boards(ex);
+			return;
+		}
+	}
+	if (!strcasecmp(word, "done")) {
+		setup_done(ex, s);
+		return;
+	}
+	/* A drop given as a bsetup argument ("bsetup P@e4") is a drop. */
+	if (!value[0] && setup_line(ex, s, word))
+		return;
+	if (setup_edit(ex, s, word, value)) {
+		setup_shown(ex);
+		show_boards(ex);
 	}
 }
 

@@ -13,6 +13,7 @@
 
 #include "types.h"
 
+struct board;
 struct db_game;
 struct examine;
 struct game;
@@ -24,6 +25,8 @@ struct game *examine_game(const struct examine *ex);
 bool examine_is_examiner(const struct examine *ex, const struct session *s);
 /* In setup mode (bsetup): the board is being edited, not examined. */
 bool examine_in_setup(const struct examine *ex);
+/* While in setup mode, the board being edited (as clients are shown it); else NULL. */
+const struct board *examine_setup_board(const struct examine *ex);
 /* A scratch board (no names given): allobservers says "(scratch)". */
 bool examine_scratch_board(const struct examine *ex);
 void examine_each_examiner(struct examine *ex, void (*fn)(struct session *s, void *arg),

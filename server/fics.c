@@ -9,6 +9,18 @@
 
 static const char piece_chars[] = "-PNBRQK--pnbrqk-";
 
+/* The board a view shows: the position's, or the one being set up. */
+static const struct board *view_board(const struct fics_game_view *g)
+{
+	return g->setup_board ? g->setup_board : position_board(g->pos);
+}
+
+/* Plies behind the board shown (none while a board is set up). */
+static int view_plies(const struct fics_game_view *g)
+{
+	return g->setup_board ? 0 : position_ply_count(g->pos);
+}
+
 int fics_material(const struct board *b, enum color c)
 {
 	return bb_count(board_pieces(b, c, PAWN)) + 3 * bb_count(board_pieces(b, c, KNIGHT)) +
@@ -95,10 +107,10 @@ void fics_style12(const struct fics_game_view *g, enum fics_relation rel, bool m
     char *buf, size_t len)
 {
 	const struct position *pos = g->pos;
-	const struct board *b = position_board(pos);
+	const struct board *b = view_board(g);
 	const struct clock_control *tc = g->tc;
 	char *p = buf, *end = buf + len;
-	int plies = position_ply_count(pos);
+	int plies = view_plies(g);
 
 	p += snprintf(p, (size_t)(end - p), "<12>");
 	for (int rank = 7; rank >= 0; rank--) {
@@ -143,9 +155,8 @@ void fics_style1(const struct fics_game_view *g, bool black_at_bottom, char *buf
 	    "   ", " *P", " *N", " *B", " *R", " *Q", " *K" };
 	static const char border[] = "       ---------------------------------";
 	static const char rule[] = "       |---+---+---+---+---+---+---+---|";
-	const struct position *pos = g->pos;
-	const struct board *b = position_board(pos);
-	int plies = position_ply_count(pos);
+	const struct board *b = view_board(g);
+	int plies = view_plies(g);
 	char side[8][80] = { "" }, wc[32], bc[32], taken[32];
 	size_t n = 0;
 
@@ -231,8 +242,7 @@ void fics_game_header(const struct fics_game_view *g, char *buf, size_t len)
 
 void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 {
-	const struct position *pos = g->pos;
-	const struct board *b = position_board(pos);
+	const struct board *b = view_board(g);
 	const struct clock_control *tc = g->tc;
 	char wc[32], bc[32];
 	long long min = 0, inc = 0;

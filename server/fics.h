@@ -40,6 +40,8 @@ struct fics_game_view {
 	int64_t started_unix;
 	/* Examined boards: "Exam." (or "Setup" while set up) in `games`, else NULL. */
 	const char *examined;
+	/* While set up (bsetup): the board being edited, shown instead of the position. */
+	const struct board *setup_board;
 };
 
 /* Style 12 relations. */

@@ -283,8 +283,13 @@ void game_view(const struct game *g, struct fics_game_view *v)
 	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
 	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
 	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
-	if (g->exam)
+	if (g->exam) {
 		v->examined = examine_in_setup(g->exam) ? "Setup" : "Exam.";
+		if ((v->setup_board = examine_setup_board(g->exam))) {
+			v->last_verbose = "none";
+			v->last_dpp = -1;
+		}
+	}
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *p = g->players[c];
 		v->names[c] = g->names[c];

@@ -117,7 +117,28 @@ class Setup(GamesTestCase):
         self.assertIn(b"You are not examining any games.", self.cmd(c, "tomove white"))
         self.assertIn(b"You are not setting up a position.", self.cmd(c, "bsetup done"))
         self.cmd(c, "examine")
-        self.assertIn(b"You are not setting up a position", self.cmd(c, "bsetup clear"))
+        self.assertIn(b"You are not setting up a position.", self.cmd(c, "bsetup done"))
+        # An edit while examining enters setup mode, and the board shown is the one edited.
+        out = self.cmd(c, "bsetup clear")
+        self.assertRegex(out, rb"^Entering examine\(setup\) mode\.\n\rBoard cleared\.\n\r<12> ")
+        self.assertEqual(board(out)["ranks"], ["--------"] * 8)
+        out = self.cmd(c, "K@e1")
+        self.assertEqual(board(out)["ranks"][7], "----K---")
+        self.assertIn(b"Setup", self.cmd(c, "games"))
+
+    def test_xboard_upload_to_examine(self):
+        """What xboard's "Upload to Examine" sends to FICS after Edit Position
+        (backend.c UploadGameEvent): examine, bsetup fen with the placement only,
+        the side, both castling rights, bsetup done, then the moves."""
+        c = self.c
+        for line in ("examine", "bsetup fen r3k3/8/8/8/8/8/4P3/4K2R",
+                     "bsetup tomove black", "bsetup wcastle kside", "bsetup bcastle qside"):
+            self.assertNotIn(b"not", self.cmd(c, line), line)
+        d = board(self.cmd(c, "bsetup done"))
+        self.assertEqual((d["side"], d["wk"], d["wq"], d["bk"], d["bq"], d["relation"]),
+                         ("B", 1, 0, 0, 1, 2))
+        self.assertIn(b"moves: O-O-O", self.cmd(c, "O-O-O"))
+        self.assertIn(b"moves: O-O", self.cmd(c, "O-O"))
 
 
 if __name__ == "__main__":
