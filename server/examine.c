@@ -272,7 +272,7 @@ struct loading {
 	struct position *pos;
 	struct line_move *line;
 	int len, cap, most;
-	bool broken;
+	bool cut;		/* not every stored move was loaded */
 };
 
 /* Reads a stored move onto the scratch position; a move that is not legal ends the line. */
@@ -281,11 +281,13 @@ static void load_move(void *arg, const struct db_move *m)
 	struct loading *l = arg;
 	move mv;
 
-	if (l->broken || l->len >= l->most)
+	if (l->cut || l->len >= l->most) {
+		l->cut = true;
 		return;
+	}
 	if (san_parse(position_board(l->pos), m->uci, SAN_ENGLISH, NO_TYPE, &mv) != SAN_OK ||
 	    ensure_line(&l->line, &l->cap, l->len + 1) < 0) {
-		l->broken = true;
+		l->cut = true;
 		return;
 	}
 	position_play(l->pos, mv, SAN_ENGLISH, NULL);
@@ -323,7 +325,8 @@ void examine_start_stored(struct session *s, const struct db_game *row)
 	if (l.len)
 		memcpy(ex->line, l.line, (size_t)l.len * sizeof *l.line);
 	ex->line_len = l.len;
-	if (row->result[0] && strcmp(row->result, "*"))
+	/* The result belongs to the end of the game, which a cut line does not reach. */
+	if (!l.cut && row->result[0] && strcmp(row->result, "*"))
 		snprintf(ex->end_text, sizeof ex->end_text, "{%s} %s", row->reason, row->result);
 	session_printf(s, "Starting a game in examine mode: %s vs. %s, %d move%s stored.\n\n",
 	    row->white, row->black, l.len, l.len == 1 ? "" : "s");

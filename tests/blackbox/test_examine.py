@@ -186,6 +186,19 @@ class Examine(GamesTestCase):
         self.cmd(self.pupil, "unexamine")
         self.assertIn(b"Starting a game in examine (scratch) mode.", self.cmd(third, "examine"))
 
+    def test_line_length_cap(self):
+        srv = self.game_server({"examine_plies": 2})
+        c = self.guest_player(srv)
+        self.cmd(c, "examine")
+        self.cmd(c, "e4")
+        self.cmd(c, "e5")
+        out = self.cmd(c, "Nf3")
+        self.assertIn(b"This line has 2 plies, the most an examined game may have.", out)
+        self.assertNotIn(b"<12>", out)
+        # Stepping back makes room again.
+        self.cmd(c, "backward")
+        self.assertIn(b"moves: c5", self.cmd(c, "c5"))
+
     def test_examiner_disconnect_ends_board(self):
         c, p = self.coach, self.pupil
         out = self.cmd(c, "examine")

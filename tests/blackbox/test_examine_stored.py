@@ -18,11 +18,12 @@ def boards(out):
     return [parse12(m.group(1)) for m in re.finditer(rb"<12> ([^\n\r]*)", out)]
 
 
-class Stored(GamesTestCase):
+class StoredBase(GamesTestCase):
+    CONFIG = {"commands_per_sec": 1000, "command_burst": 1000}
+
     def setUp(self):
         super().setUp()
-        self.srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
-                                   tls=False)
+        self.srv = self.new_server(config=self.CONFIG, tls=False)
         for n in ("alice", "bob"):
             self.srv.useradd(n, n + "pw1")
         self.srv.start()
@@ -35,6 +36,8 @@ class Stored(GamesTestCase):
         with sqlite3.connect(self.srv.db_path) as db:
             return db.execute("SELECT id, status FROM games ORDER BY id").fetchall()
 
+
+class Stored(StoredBase):
     def test_history_game_forward_backward_revert(self):
         a, b, c = self.a, self.b, self.coach
         self.start_match(a, b, "5 0 unrated")
@@ -141,6 +144,23 @@ class Stored(GamesTestCase):
         self.expect_line(other, re.escape("Game %d is now examined by %s." % (number, pupil.name)))
         self.assertEqual(board(self.cmd(pupil, "e5"))["san"], "e5")
         self.assertEqual(self.expect12(other, san="e5")["relation"], -2)
+
+
+
+class StoredCap(StoredBase):
+    """A stored game longer than examine_plies is loaded up to it, without its result."""
+    CONFIG = dict(StoredBase.CONFIG, examine_plies=3)
+
+    def test_longer_game_is_loaded_up_to_the_cap(self):
+        a, b, c = self.a, self.b, self.coach
+        self.start_match(a, b, "5 0 unrated")
+        self.play_moves(a, b, ["f3", "e5", "g4", "Qh4#"])
+        self.end_line(a)
+        self.cmd(a, "date")
+        self.assertIn(b"alice vs. bob, 3 moves stored.", self.cmd(c, "examine alice -1"))
+        out = self.cmd(c, "forward 999")
+        self.assertEqual(board(out)["san"], "g4")
+        self.assertNotRegex(out, rb"\{[^}]*\} 0-1")
 
 
 if __name__ == "__main__":
