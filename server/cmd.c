@@ -20,7 +20,7 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_backward_entry, cmd_bname_entry, cmd_bsetup_entry,
-    cmd_clrsquare_entry, cmd_examine_entry, cmd_forward_entry, cmd_mexamine_entry,
+    cmd_clrsquare_entry, cmd_commit_entry, cmd_examine_entry, cmd_forward_entry, cmd_mexamine_entry,
     cmd_revert_entry, cmd_tomove_entry, cmd_unexamine_entry, cmd_wname_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
@@ -36,7 +36,7 @@ static const struct cmd_entry *const table[] = {
 	&cmd_abort_entry, &cmd_accept_entry, &cmd_addnews_entry, &cmd_adjourn_entry,
 	&cmd_adjudicate_entry,
 	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_backward_entry, &cmd_bname_entry,
-	&cmd_bsetup_entry, &cmd_clrsquare_entry, &cmd_date_entry, &cmd_decline_entry,
+	&cmd_bsetup_entry, &cmd_clrsquare_entry, &cmd_commit_entry, &cmd_date_entry, &cmd_decline_entry,
 	&cmd_draw_entry, &cmd_examine_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry,
 	&cmd_forward_entry, &cmd_gameend_entry,
 	&cmd_games_entry,

@@ -104,6 +104,15 @@ static void cmd_revert(struct session *s, const struct cmd_args *a)
 		examine_revert(ex, s);
 }
 
+static void cmd_commit(struct session *s, const struct cmd_args *a)
+{
+	struct examine *ex = examining(s);
+
+	(void)a;
+	if (ex)
+		examine_commit(ex, s);
+}
+
 static void cmd_mexamine(struct session *s, const struct cmd_args *a)
 {
 	struct examine *ex = examining(s);
@@ -212,6 +221,15 @@ const struct cmd_entry cmd_revert_entry = {
 	.exec = cmd_revert,
 	.usage = "revert",
 	.summary = "Return the examined board to its main line",
+};
+/* xboard sends it after uploading a game to examine. */
+const struct cmd_entry cmd_commit_entry = {
+	.name = "commit",
+	.args = "",
+	.code = BLKCMD_NULL,
+	.exec = cmd_commit,
+	.usage = "commit",
+	.summary = "Make the examined line the main line",
 };
 const struct cmd_entry cmd_mexamine_entry = {
 	.name = "mexamine",

@@ -559,6 +559,29 @@ void examine_revert(struct examine *ex, struct session *s)
 	show_boards(ex);
 }
 
+void examine_commit(struct examine *ex, struct session *s)
+{
+	struct line_move *main = NULL;
+
+	if (ex->setup) {
+		session_printf(s, "You can't commit yet, the position is still being set up.\n");
+		return;
+	}
+	if (ex->line_len && !(main = malloc((size_t)ex->line_len * sizeof *main))) {
+		session_printf(s, "Out of memory.\n");
+		return;
+	}
+	if (ex->line_len)
+		memcpy(main, ex->line, (size_t)ex->line_len * sizeof *main);
+	free(ex->mainline);
+	ex->mainline = main;
+	ex->main_len = ex->line_len;
+	/* The stored game's result belongs to its own moves. */
+	ex->end_text[0] = '\0';
+	tell_all(ex, "Game %d: %s makes this line of %d move%s the main line.", game_number(ex->game),
+	    session_name(s), ex->line_len, ex->line_len == 1 ? "" : "s");
+}
+
 /* --- examiners --- */
 
 static void drop_examiner(struct examine *ex, struct session *s)

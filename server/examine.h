@@ -46,6 +46,8 @@ bool examine_try_line(struct examine *ex, struct session *s, const char *line);
 void examine_forward(struct examine *ex, struct session *s, int plies);
 void examine_backward(struct examine *ex, struct session *s, int plies);
 void examine_revert(struct examine *ex, struct session *s);
+/* commit: the line as it stands becomes the main line revert returns to. */
+void examine_commit(struct examine *ex, struct session *s);
 /* unexamine: the board goes to the other examiners, or ends for its observers. */
 void examine_leave(struct examine *ex, struct session *s);
 /* The same when s went away (nothing is said to s). */

@@ -65,6 +65,21 @@ class Examine(GamesTestCase):
         with sqlite3.connect(self.srv.db_path) as db:
             self.assertEqual(db.execute("SELECT COUNT(*) FROM games").fetchone()[0], 0)
 
+    def test_commit_makes_the_main_line(self):
+        """xboard sends commit after uploading a game: revert then returns to it."""
+        c = self.coach
+        number = parse12(re.search(rb"<12> ([^\n\r]*)", self.cmd(c, "examine")).group(1))["game"]
+        self.cmd(c, "e4")
+        self.cmd(c, "e5")
+        self.assertIn(("Game %d: %s makes this line of 2 moves the main line." % (number, c.name)).encode(),
+                      self.cmd(c, "commit"))
+        self.cmd(c, "backward")
+        self.cmd(c, "c5")
+        out = self.cmd(c, "revert")
+        self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["san"], "e4")
+        out = self.cmd(c, "forward")
+        self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["san"], "e5")
+
     def test_end_conditions_are_reported_not_ending(self):
         c = self.coach
         self.cmd(c, "examine")
