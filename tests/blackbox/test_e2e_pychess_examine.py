@@ -84,6 +84,9 @@ class PychessExamineTest(P.PychessTest):
         a.send_line("match bob 5 0 unrated white")
         b.expect(b"Challenge: ", T)
         b.send_line("accept")
+        # Both sides have the game before the first move.
+        self.expect12(a, san="none")
+        self.expect12(b, san="none")
         for i, (uci, san) in enumerate(FOOLS_MATE):
             mover, other = (a, b) if i % 2 == 0 else (b, a)
             mover.send_line(uci)
