@@ -71,8 +71,8 @@ class Examine(GamesTestCase):
         number = parse12(re.search(rb"<12> ([^\n\r]*)", self.cmd(c, "examine")).group(1))["game"]
         self.cmd(c, "e4")
         self.cmd(c, "e5")
-        self.assertIn(("Game %d: %s makes this line of 2 moves the main line." % (number, c.name)).encode(),
-                      self.cmd(c, "commit"))
+        self.assertIn(("Game %d: %s makes this line of 2 moves the main line."
+                       % (number, c.name)).encode(), self.cmd(c, "commit"))
         self.cmd(c, "backward")
         self.cmd(c, "c5")
         out = self.cmd(c, "revert")
