@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "config.h"
 #include "db.h"
@@ -13,9 +12,7 @@
 #include "fics.h"
 #include "game.h"
 #include "log.h"
-#include "movegen.h"
 #include "offer.h"
-#include "rating.h"
 #include "server.h"
 #include "session.h"
 
@@ -117,13 +114,9 @@ int examine_tell_examiners(struct examine *ex, struct session *from, const char 
 	return told;
 }
 
-struct news {
-	const char *text;
-};
-
-static void tell_one(struct session *s, void *arg)
+static void tell_one(struct session *s, void *text)
 {
-	session_notify(s, "%s", ((struct news *)arg)->text);
+	session_notify(s, "%s", (const char *)text);
 }
 
 /* A line to every examiner and observer of the board. */
@@ -135,9 +128,8 @@ static void __attribute__((format(printf, 2, 3))) tell_all(struct examine *ex, c
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
-	struct news n = { text };
-	examine_each_examiner(ex, tell_one, &n);
-	game_each_observer(ex->game, tell_one, &n);
+	examine_each_examiner(ex, tell_one, text);
+	game_each_observer(ex->game, tell_one, text);
 }
 
 /* The board to every examiner (relation 2) and observer (-2). */
@@ -436,8 +428,10 @@ bool examine_try_line(struct examine *ex, struct session *s, const char *line)
 	int piece, sq;
 
 	/* A drop while examining edits the board, as xboard's piece menu expects. */
-	if (!ex->setup && parse_drop(line, &piece, &sq))
+	if (!ex->setup && parse_drop(line, &piece, &sq)) {
+		session_block_begin(s, BLKCMD_BSETUP);
 		enter_setup(ex, s);
+	}
 	if (ex->setup)
 		return setup_line(ex, s, line);
 	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
@@ -482,6 +476,16 @@ bool examine_try_line(struct examine *ex, struct session *s, const char *line)
 	return true;
 }
 
+/* How many of the first n moves two lines share. */
+static int common_plies(const struct line_move *a, const struct line_move *b, int n)
+{
+	int i = 0;
+
+	while (i < n && a[i].m == b[i].m)
+		i++;
+	return i;
+}
+
 void examine_forward(struct examine *ex, struct session *s, int plies)
 {
 	int number = game_number(ex->game);
@@ -504,8 +508,8 @@ void examine_forward(struct examine *ex, struct session *s, int plies)
 			break;
 	show_boards(ex);
 	int now = position_ply_count(game_position(ex->game));
-	bool on_mainline = ex->line_len == ex->main_len && (!ex->main_len ||
-	    !memcmp(ex->line, ex->mainline, (size_t)ex->main_len * sizeof *ex->line));
+	bool on_mainline = ex->line_len == ex->main_len &&
+	    common_plies(ex->line, ex->mainline, ex->main_len) == ex->main_len;
 	if (now == ex->line_len && on_mainline && ex->end_text[0])
 		tell_all(ex, "Game %d: %s", number, ex->end_text);
 	else if (now == ex->line_len && plies > n)
@@ -544,15 +548,17 @@ void examine_revert(struct examine *ex, struct session *s)
 		return;
 	}
 	/* Back to where the line left the stored game (the start, for a scratch board). */
-	int ply = position_ply_count(game_position(ex->game)), common = 0;
-	while (common < ply && common < ex->main_len && ex->line[common].m == ex->mainline[common].m)
-		common++;
-	if (common == ply) {
+	int ply = position_ply_count(game_position(ex->game));
+	int common = common_plies(ex->line, ex->mainline, ply < ex->main_len ? ply : ex->main_len);
+	bool same = ex->line_len == ex->main_len &&
+	    common_plies(ex->line, ex->mainline, ex->main_len) == ex->main_len;
+	if (common == ply && same) {
 		session_printf(s, "Game %d: Already at mainline.\n", number);
 		return;
 	}
 	tell_all(ex, "Game %d: %s reverts to mainline.", number, session_name(s));
-	game_examined_undo(ex->game, ply - common);
+	if (ply > common)
+		game_examined_undo(ex->game, ply - common);
 	if (ex->main_len)
 		memcpy(ex->line, ex->mainline, (size_t)ex->main_len * sizeof *ex->line);
 	ex->line_len = ex->main_len;

@@ -79,6 +79,14 @@ class Examine(GamesTestCase):
         self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["san"], "e4")
         out = self.cmd(c, "forward")
         self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["san"], "e5")
+        # Back at the branch point of another line: revert brings the main line back.
+        self.cmd(c, "backward")
+        self.cmd(c, "c5")
+        self.cmd(c, "backward")
+        self.assertIn(b"reverts to mainline.", self.cmd(c, "revert"))
+        out = self.cmd(c, "forward")
+        self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["san"], "e5")
+        self.assertIn(b"Already at mainline.", self.cmd(c, "revert"))
 
     def test_end_conditions_are_reported_not_ending(self):
         c = self.coach
