@@ -634,6 +634,24 @@ void examine_drop(struct examine *ex, struct session *s)
 	}
 }
 
+static void tell_unobserved(struct session *o, void *arg)
+{
+	session_notify(o, "Removing game %d from observation list.", *(int *)arg);
+}
+
+void examine_end(struct examine *ex)
+{
+	int number = game_number(ex->game);
+
+	while (ex->examiner_count) {
+		struct session *e = ex->examiners[ex->examiner_count - 1];
+		drop_examiner(ex, e);
+		session_notify(e, "You are no longer examining game %d.", number);
+	}
+	game_each_observer(ex->game, tell_unobserved, &number);
+	game_examined_close(ex->game);
+}
+
 void examine_add_examiner(struct examine *ex, struct session *s, struct session *who)
 {
 	struct game *g = ex->game;

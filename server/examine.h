@@ -52,6 +52,8 @@ void examine_commit(struct examine *ex, struct session *s);
 void examine_leave(struct examine *ex, struct session *s);
 /* The same when s went away (nothing is said to s). */
 void examine_drop(struct examine *ex, struct session *s);
+/* The server is stopping: the board ends for its examiners and observers. */
+void examine_end(struct examine *ex);
 /* mexamine: who (an observer of the board) becomes an examiner too. */
 void examine_add_examiner(struct examine *ex, struct session *s, struct session *who);
 /* bsetup [subcommand args]; NULL: enter setup mode. */

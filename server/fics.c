@@ -251,6 +251,9 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 		min = tc->periods[0].base_ms / 60000;
 		inc = fics_increment_s(tc);
 	}
+	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
+	fics_clock_text(g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0, wc, sizeof wc);
+	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);
 	if (g->examined) {
 		/* As lasker: the board's state instead of the clocks. */
 		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [ %c%c%3lld %3lld] %c: %2d",
@@ -259,9 +262,6 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 		    min, inc, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
 		return;
 	}
-	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
-	fics_clock_text(g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0, wc, sizeof wc);
-	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);
 	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [ %c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
 	    g->number, g->ratings[WHITE], g->names[WHITE],
 	    g->ratings[BLACK], g->names[BLACK],

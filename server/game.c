@@ -902,9 +902,14 @@ int games_adjourn_orphans(struct server *srv)
 
 void games_adjourn_all(struct games *gs, const char *reason)
 {
+	/* Examined boards are no games to adjourn: they end first. */
+	for (int n = 1; n <= LIMIT_GAMES; n++)
+		if (gs->by_number[n] && gs->by_number[n]->exam)
+			examine_end(gs->by_number[n]->exam);
+
 	/* Ending a game takes it off by_number, so walk every number. */
 	for (int n = 1; n <= LIMIT_GAMES && gs->count; n++)
-		if (gs->by_number[n] && !gs->by_number[n]->exam)
+		if (gs->by_number[n])
 			adjourn_now(gs->by_number[n], reason);
 }
 

@@ -5,6 +5,7 @@ their observers (-2) next to those of a played game (1/-1, 0), observers
 who join mid-lesson, kibitz and whisper, games and allobservers, pgn of the
 line as it stands, unexamine, and the limits."""
 import re
+import signal
 import sqlite3
 import sys
 
@@ -221,6 +222,18 @@ class Examine(GamesTestCase):
         # Stepping back makes room again.
         self.cmd(c, "backward")
         self.assertIn(b"moves: c5", self.cmd(c, "c5"))
+
+    def test_shutdown_ends_boards_and_stores_nothing(self):
+        c, p = self.coach, self.pupil
+        number = parse12(re.search(rb"<12> ([^\n\r]*)", self.cmd(c, "examine")).group(1))["game"]
+        self.cmd(c, "e4")
+        self.cmd(p, "observe %d" % number)
+        self.srv.signal(signal.SIGTERM)
+        self.expect_line(c, re.escape("You are no longer examining game %d." % number))
+        self.expect_line(p, re.escape("Removing game %d from observation list." % number))
+        self.assertEqual(self.srv.wait_exit(GT), 0, self.srv.log())
+        with sqlite3.connect(self.srv.db_path) as db:
+            self.assertEqual(db.execute("SELECT COUNT(*) FROM games").fetchone()[0], 0)
 
     def test_examiner_disconnect_ends_board(self):
         c, p = self.coach, self.pupil
