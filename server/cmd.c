@@ -10,6 +10,11 @@
 #include "number.h"
 #include "session.h"
 
+/* Examine mode (cmd_examine.c). */
+extern const struct cmd_entry cmd_backward_entry, cmd_bname_entry, cmd_bsetup_entry,
+    cmd_clrsquare_entry, cmd_commit_entry, cmd_examine_entry, cmd_forward_entry,
+    cmd_mexamine_entry, cmd_revert_entry, cmd_tomove_entry, cmd_unexamine_entry,
+    cmd_wname_entry;
 extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_entry,
     cmd_allobservers_entry, cmd_decline_entry, cmd_draw_entry, cmd_flag_entry, cmd_follow_entry,
     cmd_games_entry, cmd_history_entry, cmd_journal_entry, cmd_kibitz_entry, cmd_match_entry,
@@ -19,9 +24,6 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
 extern const struct cmd_entry cmd_tourney_entry;
-extern const struct cmd_entry cmd_backward_entry, cmd_bname_entry, cmd_bsetup_entry,
-    cmd_clrsquare_entry, cmd_commit_entry, cmd_examine_entry, cmd_forward_entry, cmd_mexamine_entry,
-    cmd_revert_entry, cmd_tomove_entry, cmd_unexamine_entry, cmd_wname_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
@@ -33,23 +35,25 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
 /* The one command table, alphabetical so "help" lists it in order. */
 static const struct cmd_entry *const table[] = {
 	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
+	/* examine mode */
+	&cmd_backward_entry, &cmd_bname_entry, &cmd_bsetup_entry, &cmd_clrsquare_entry,
+	&cmd_commit_entry, &cmd_examine_entry, &cmd_forward_entry, &cmd_mexamine_entry,
+	&cmd_revert_entry, &cmd_tomove_entry, &cmd_unexamine_entry, &cmd_wname_entry,
 	&cmd_abort_entry, &cmd_accept_entry, &cmd_addnews_entry, &cmd_adjourn_entry,
 	&cmd_adjudicate_entry,
-	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_backward_entry, &cmd_bname_entry,
-	&cmd_bsetup_entry, &cmd_clrsquare_entry, &cmd_commit_entry, &cmd_date_entry, &cmd_decline_entry,
-	&cmd_draw_entry, &cmd_examine_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry,
-	&cmd_forward_entry, &cmd_gameend_entry,
+	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_date_entry, &cmd_decline_entry,
+	&cmd_draw_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry, &cmd_gameend_entry,
 	&cmd_games_entry,
 	&cmd_help_entry, &cmd_history_entry, &cmd_inchannel_entry, &cmd_iset_entry,
 	&cmd_ivariables_entry, &cmd_journal_entry, &cmd_kibitz_entry, &cmd_match_entry,
-	&cmd_mexamine_entry, &cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
+	&cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
 	&cmd_passwd_entry, &cmd_pending_entry, &cmd_pgn_entry, &cmd_play_entry, &cmd_quit_entry,
 	&cmd_refresh_entry, &cmd_register_entry, &cmd_rematch_entry, &cmd_remplayer_entry, &cmd_resign_entry,
-	&cmd_resume_entry, &cmd_revert_entry, &cmd_say_entry, &cmd_seek_entry, &cmd_set_entry, &cmd_shout_entry,
+	&cmd_resume_entry, &cmd_say_entry, &cmd_seek_entry, &cmd_set_entry, &cmd_shout_entry,
 	&cmd_showlist_entry, &cmd_smoves_entry, &cmd_sought_entry, &cmd_stored_entry,
-	&cmd_style_entry, &cmd_takeback_entry, &cmd_tell_entry, &cmd_tomove_entry, &cmd_tourney_entry,
-	&cmd_unalias_entry, &cmd_unexamine_entry, &cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
-	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_wname_entry, &cmd_xtell_entry,
+	&cmd_style_entry, &cmd_takeback_entry, &cmd_tell_entry, &cmd_tourney_entry, &cmd_unalias_entry,
+	&cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
+	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
