@@ -144,6 +144,9 @@ const char *session_job_note(const struct session *s);
 /* The game this session plays, or NULL. */
 struct game *session_game(const struct session *s);
 void session_set_game(struct session *s, struct game *g);
+/* The board this session examines (examine.c), or NULL. */
+struct examine *session_examining(const struct session *s);
+void session_set_examining(struct session *s, struct examine *ex);
 /* Games this session observes. */
 int session_observe(struct session *s, struct game *g);
 void session_unobserve(struct session *s, struct game *g);
@@ -152,9 +155,6 @@ void session_unobserved(struct session *s, struct game *g);
 bool session_observing(const struct session *s, const struct game *g);
 int session_observed_count(const struct session *s);
 struct game *session_observed_at(const struct session *s, int i);
-/* The board this session examines (examine.c), or NULL. */
-struct examine *session_examining(const struct session *s);
-void session_set_examining(struct session *s, struct examine *ex);
 /* The player this session follows (their games are observed as they start). */
 const char *session_following(const struct session *s);
 void session_set_following(struct session *s, const char *name);
