@@ -10,6 +10,11 @@
 #include "number.h"
 #include "session.h"
 
+/* Examine mode (cmd_examine.c). */
+extern const struct cmd_entry cmd_backward_entry, cmd_bname_entry, cmd_bsetup_entry,
+    cmd_clrsquare_entry, cmd_commit_entry, cmd_examine_entry, cmd_forward_entry,
+    cmd_mexamine_entry, cmd_revert_entry, cmd_tomove_entry, cmd_unexamine_entry,
+    cmd_wname_entry;
 extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_entry,
     cmd_allobservers_entry, cmd_decline_entry, cmd_draw_entry, cmd_flag_entry, cmd_follow_entry,
     cmd_games_entry, cmd_history_entry, cmd_journal_entry, cmd_kibitz_entry, cmd_match_entry,
@@ -30,6 +35,10 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
 
 /* The one command table, alphabetical so "help" lists it in order. */
 static const struct cmd_entry *const table[] = {
+	/* examine mode */
+	&cmd_backward_entry, &cmd_bname_entry, &cmd_bsetup_entry, &cmd_clrsquare_entry,
+	&cmd_commit_entry, &cmd_examine_entry, &cmd_forward_entry, &cmd_mexamine_entry,
+	&cmd_revert_entry, &cmd_tomove_entry, &cmd_unexamine_entry, &cmd_wname_entry,
 	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
 	&cmd_abort_entry, &cmd_accept_entry, &cmd_addlist_entry, &cmd_addnews_entry,
 	&cmd_adjourn_entry,

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "examine.h"
 #include "fics.h"
 #include "game.h"
 #include "lists.h"
@@ -24,6 +25,8 @@ bool cmd_try_move(struct session *s, const char *line)
 {
 	enum san_lang lang = session_var(s, VAR_LANG) == 1 ? SAN_SPANISH : SAN_ENGLISH;
 
+	if (session_examining(s))
+		return examine_try_line(session_examining(s), s, line);
 	if (!san_looks_like_move(line, lang) && !san_looks_like_move(line, SAN_ENGLISH))
 		return false;
 	struct game *g = session_game(s);
@@ -106,6 +109,8 @@ struct game *cmd_find_game(struct session *s, const char *which)
 
 	if (!which) {
 		struct game *g = session_game(s);
+		if (!g && session_examining(s))
+			g = examine_game(session_examining(s));
 		if (!g && session_observed_count(s))
 			g = session_observed_at(s, 0);
 		if (!g)
@@ -121,6 +126,8 @@ struct game *cmd_find_game(struct session *s, const char *which)
 		return g;
 	}
 	struct session *who = server_find_session(srv, which);
+	if (who && !session_game(who) && session_examining(who))
+		return examine_game(session_examining(who));
 	if (!who || !session_game(who)) {
 		session_printf(s, "%s is not playing a game.\n", which);
 		return NULL;
@@ -194,7 +201,7 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 		long n;
 		bool number = number_parse(a->argv[0], LONG_MIN, LONG_MAX, &n) != NUMBER_JUNK;
 		struct session *who = server_find_session(session_server(s), a->argv[0]);
-		if (!number && !(who && session_game(who))) {
+		if (!number && !(who && (session_game(who) || session_examining(who)))) {
 			stored_pgn(s, a->argv[0], NULL);
 			return;
 		}

@@ -265,8 +265,7 @@ static void find_resumable(void *arg, const struct db_game *g)
 	r->count++;
 }
 
-/* The game NAME has adjourned with OPPONENT, as stored lists it. */
-static bool find_adjourned(struct db *db, const char *name, const char *opponent,
+bool cmd_find_adjourned(struct db *db, const char *name, const char *opponent,
     struct db_game *found)
 {
 	struct resumable r = { name, opponent, 0, "", 0 };
@@ -290,7 +289,7 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	char err[64];
 
 	if (which && isalpha((unsigned char)which[0])) {
-		if (!find_adjourned(db, a->argv[0], which, &found)) {
+		if (!cmd_find_adjourned(db, a->argv[0], which, &found)) {
 			session_printf(s, "%s has no adjourned game with %s.\n", a->argv[0], which);
 			return;
 		}
@@ -337,6 +336,10 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "You are already playing a game.\n");
 		return;
 	}
+	if (session_examining(s)) {
+		session_printf(s, "You cannot resume a game while you are examining one.\n");
+		return;
+	}
 	db_games_of(server_db(srv), session_name(s), GAME_ADJOURNED, 100, find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
@@ -352,8 +355,9 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "%s is not logged in.\n", r.other);
 		return;
 	}
-	if (session_game(other)) {
-		session_printf(s, "%s is playing a game.\n", r.other);
+	if (session_game(other) || session_examining(other)) {
+		session_printf(s, "%s is %s a game.\n", r.other,
+		    session_game(other) ? "playing" : "examining");
 		return;
 	}
 	/* If the other player asked first, this is the answer. */
@@ -384,7 +388,7 @@ bool cmd_resume_adjourned(struct session *s, const char *opponent)
 	struct db_game g;
 
 	if (!session_registered(s) ||
-	    !find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
+	    !cmd_find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
 		return false;
 	resume_game(s, opponent);
 	return true;

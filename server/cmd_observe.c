@@ -7,6 +7,7 @@
 
 #include "blkcmd.h"
 #include "cmd.h"
+#include "examine.h"
 #include "fics.h"
 #include "game.h"
 #include "server.h"
@@ -134,10 +135,36 @@ static void observer_name(struct session *o, void *arg)
 	session_printf(arg, " %s%s", session_name(o), session_flags(o));
 }
 
+static void examiner_name(struct session *e, void *arg)
+{
+	session_printf(arg, " #%s%s", session_name(e), session_flags(e));
+}
+
+/* As lasker: "Examining 3 [alice vs bob]:" (or "(scratch)"), examiners marked "#". */
+static void examiners_of(struct game *g, struct listing *l)
+{
+	struct examine *ex = game_examine(g);
+
+	if (examine_scratch_board(ex))
+		session_printf(l->s, "Examining %2d (scratch):", game_number(g));
+	else
+		session_printf(l->s, "Examining %2d [%s vs %s]:", game_number(g),
+		    game_player_name(g, WHITE), game_player_name(g, BLACK));
+	examine_each_examiner(ex, examiner_name, l->s);
+	game_each_observer(g, observer_name, l->s);
+	session_printf(l->s, " (%d user%s)\n", game_observer_count(g),
+	    game_observer_count(g) == 1 ? "" : "s");
+	l->shown++;
+}
+
 static void observers_of(struct game *g, void *arg)
 {
 	struct listing *l = arg;
 
+	if (game_examine(g)) {
+		examiners_of(g, l);
+		return;
+	}
 	if (!game_observer_count(g) && !l->filter)
 		return;
 	session_printf(l->s, "Observing %2d [%s vs. %s]:", game_number(g), game_player_name(g, WHITE),
@@ -168,6 +195,8 @@ static void chat(struct session *s, const char *text, bool whisper)
 {
 	struct game *g = session_game(s);
 
+	if (!g && session_examining(s))
+		g = examine_game(session_examining(s));
 	if (!g && session_observed_count(s))
 		g = session_observed_at(s, 0);
 	if (!g) {

@@ -134,6 +134,14 @@ static bool free_to_play(struct session *s, struct session *other)
 		session_printf(s, "You are already playing a game.\n");
 		return false;
 	}
+	if (session_examining(s)) {
+		session_printf(s, "You cannot challenge while you are examining a game.\n");
+		return false;
+	}
+	if (other && session_examining(other)) {
+		session_printf(s, "%s is examining a game.\n", session_name(other));
+		return false;
+	}
 	if (other && session_game(other)) {
 		session_printf(s, "%s is playing a game.\n", session_name(other));
 		return false;

@@ -54,6 +54,8 @@ void config_defaults(struct config *c)
 		.lines_per_pass = LIMIT_LINES_PER_PASS,
 		.games_per_minute = LIMIT_GAMES_PER_MINUTE,
 		.games_per_minute_per_address = LIMIT_GAMES_PER_MINUTE_PER_ADDRESS,
+		.examined_games = LIMIT_EXAMINED_GAMES,
+		.examine_plies = LIMIT_EXAMINE_PLIES,
 		.tourney_aborts = LIMIT_TOURNEY_ABORTS,
 		.tourney_name_chars = LIMIT_TOURNEY_NAME_CHARS,
 		.registrations_per_conn = LIMIT_REGISTRATIONS_PER_CONN,
@@ -120,6 +122,8 @@ static const struct int_key {
 	LIMIT_KEY(lines_per_pass, 1, 100000),
 	LIMIT_KEY(games_per_minute, 1, 100000),
 	LIMIT_KEY(games_per_minute_per_address, 1, 1000000),
+	LIMIT_KEY(examined_games, 1, LIMIT_GAMES),
+	LIMIT_KEY(examine_plies, 1, 100000),
 	LIMIT_KEY(tourney_aborts, 1, 1000),
 	LIMIT_KEY(tourney_name_chars, 1, 63),	/* TOURNEY_NAME_MAX - 1 */
 	LIMIT_KEY(registrations_per_conn, 0, 1000),

@@ -30,6 +30,8 @@ struct limits {
 	int lines_per_pass;
 	int games_per_minute;
 	int games_per_minute_per_address;
+	int examined_games;
+	int examine_plies;
 	int tourney_aborts;
 	int tourney_name_chars;
 	int registrations_per_conn;

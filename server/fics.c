@@ -9,6 +9,18 @@
 
 static const char piece_chars[] = "-PNBRQK--pnbrqk-";
 
+/* The board a view shows: the position's, or the one being set up. */
+static const struct board *view_board(const struct fics_game_view *g)
+{
+	return g->setup_board ? g->setup_board : position_board(g->pos);
+}
+
+/* Plies behind the board shown (none while a board is set up). */
+static int view_plies(const struct fics_game_view *g)
+{
+	return g->setup_board ? 0 : position_ply_count(g->pos);
+}
+
 int fics_material(const struct board *b, enum color c)
 {
 	return bb_count(board_pieces(b, c, PAWN)) + 3 * bb_count(board_pieces(b, c, KNIGHT)) +
@@ -94,10 +106,10 @@ void fics_style12(const struct fics_game_view *g, enum fics_relation rel, bool m
     char *buf, size_t len)
 {
 	const struct position *pos = g->pos;
-	const struct board *b = position_board(pos);
+	const struct board *b = view_board(g);
 	const struct clock_control *tc = g->tc;
 	char *p = buf, *end = buf + len;
-	int plies = position_ply_count(pos);
+	int plies = view_plies(g);
 
 	p += snprintf(p, (size_t)(end - p), "<12>");
 	for (int rank = 7; rank >= 0; rank--) {
@@ -139,9 +151,8 @@ void fics_style1(const struct fics_game_view *g, bool black_at_bottom, char *buf
 	    "   ", " *P", " *N", " *B", " *R", " *Q", " *K" };
 	static const char border[] = "       ---------------------------------";
 	static const char rule[] = "       |---+---+---+---+---+---+---+---|";
-	const struct position *pos = g->pos;
-	const struct board *b = position_board(pos);
-	int plies = position_ply_count(pos);
+	const struct board *b = view_board(g);
+	int plies = view_plies(g);
 	char side[8][80] = { "" }, wc[32], bc[32], taken[32];
 	size_t n = 0;
 
@@ -237,8 +248,7 @@ void fics_game_header(const struct fics_game_view *g, char *buf, size_t len)
 
 void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 {
-	const struct position *pos = g->pos;
-	const struct board *b = position_board(pos);
+	const struct board *b = view_board(g);
 	const struct clock_control *tc = g->tc;
 	char wc[32], bc[32];
 	long long min = 0, inc = 0;
@@ -247,6 +257,14 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
 	fics_clock_text(g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0, wc, sizeof wc);
 	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);
+	if (g->examined) {
+		/* As lasker: the board's state instead of the clocks. */
+		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [ %c%c%3lld %3lld] %c: %2d",
+		    g->number, g->examined, g->ratings[WHITE], g->names[WHITE], g->ratings[BLACK],
+		    g->names[BLACK], clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u',
+		    min, inc, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+		return;
+	}
 	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [ %c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
 	    g->number, g->ratings[WHITE], g->names[WHITE],
 	    g->ratings[BLACK], g->names[BLACK],

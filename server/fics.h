@@ -38,6 +38,10 @@ struct fics_game_view {
 	const char *last_verbose;	/* "P/e2-e4", "none" before any move */
 	int last_dpp;			/* file of a double pawn push just made, or -1 */
 	int64_t started_unix;
+	/* Examined boards: "Exam." (or "Setup" while set up) in `games`, else NULL. */
+	const char *examined;
+	/* While set up (bsetup): the board being edited, shown instead of the position. */
+	const struct board *setup_board;
 };
 
 /* Style 12 relations. */

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "examine.h"
 #include "fen.h"
 #include "fics.h"
 #include "game.h"
@@ -64,6 +65,7 @@ struct game {
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
+	struct examine *exam;		/* an examined board's examine session, else NULL */
 };
 
 struct games {
@@ -110,6 +112,7 @@ static void game_free(struct game *g)
 		return;
 	if (g->timer)
 		event_free(g->timer);
+	examine_free(g->exam);
 	position_free(g->pos);
 	free(g->plies);
 	free(g->observers);
@@ -180,7 +183,7 @@ struct game *games_find_absent(struct games *gs, struct session *s)
 		if (!g)
 			continue;
 		seen++;
-		if (!g->over && seat_of(g, s) >= 0)
+		if (!g->over && !g->exam && seat_of(g, s) >= 0)
 			return g;
 	}
 	return NULL;
@@ -194,7 +197,7 @@ bool games_name_held(struct games *gs, const char *name)
 			continue;
 		seen++;
 		for (int c = WHITE; c <= BLACK; c++)
-			if (!g->over && !g->players[c] && !strcasecmp(g->names[c], name))
+			if (!g->over && !g->exam && !g->players[c] && !strcasecmp(g->names[c], name))
 				return true;
 	}
 	return false;
@@ -295,6 +298,13 @@ void game_view(const struct game *g, struct fics_game_view *v)
 	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
 	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
 	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
+	if (g->exam) {
+		v->examined = examine_in_setup(g->exam) ? "Setup" : "Exam.";
+		if ((v->setup_board = examine_setup_board(g->exam))) {
+			v->last_verbose = "none";
+			v->last_dpp = -1;
+		}
+	}
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *p = g->players[c];
 		v->names[c] = g->names[c];
@@ -382,6 +392,14 @@ static enum fics_relation relation_of(const struct game *g, enum color c)
 	return to_move(g) == c ? REL_MY_MOVE : REL_THEIR_MOVE;
 }
 
+/* How an onlooker of g sees it: observing a played game, or an examined one. */
+static enum fics_relation onlooker_relation(const struct game *g, struct session *s)
+{
+	if (!g->exam)
+		return REL_OBSERVING;
+	return examine_is_examiner(g->exam, s) ? REL_EXAMINER : REL_OBSERVING_EXAMINED;
+}
+
 /* A new turn's board has gone out: a timeseal client is asked to stamp its arrival. */
 static void stamp_turn(struct game *g)
 {
@@ -402,6 +420,10 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 {
 	char header[FICS_LINE_MAX], info[FICS_LINE_MAX] = "", board[FICS_BOARD_MAX];
 
+	if (session_examining(s)) {
+		snprintf(err, errlen, "You are still examining a game.");
+		return -1;
+	}
 	if (game_color_of(g, s) >= 0) {
 		snprintf(err, errlen, "You cannot observe a game you are playing.");
 		return -1;
@@ -426,8 +448,8 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 	if (session_var(s, VAR_STYLE) != 12)
 		fics_style1(&v, !!session_var(s, VAR_FLIP), board, sizeof board);
 	else
-		fics_style12(&v, REL_OBSERVING, session_var(s, IVAR_MS), session_var(s, VAR_FLIP),
-		    board, sizeof board);
+		fics_style12(&v, onlooker_relation(g, s), session_var(s, IVAR_MS),
+		    session_var(s, VAR_FLIP), board, sizeof board);
 	session_notify(s, "%sYou are now observing game %d.\n%s\n\n%s", info, g->number, header,
 	    board);
 	return 0;
@@ -437,7 +459,7 @@ void game_send_board(struct game *g, struct session *viewer)
 {
 	int c = game_color_of(g, viewer);
 
-	send_board(g, viewer, c < 0 ? REL_OBSERVING : relation_of(g, (enum color)c));
+	send_board(g, viewer, c < 0 ? onlooker_relation(g, viewer) : relation_of(g, (enum color)c));
 }
 
 /*
@@ -453,6 +475,7 @@ static void broadcast_board(struct game *g)
 	g->shown_at_ms = g->turn_started_ms;
 	struct fics_game_view v;
 	game_view(g, &v);
+	enum fics_relation rel = g->exam ? REL_OBSERVING_EXAMINED : REL_OBSERVING;
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])
 			send_board(g, g->players[c], relation_of(g, (enum color)c));
@@ -460,11 +483,11 @@ static void broadcast_board(struct game *g)
 		struct session *o = g->observers[i];
 		int ms = !!session_var(o, IVAR_MS), flip = !!session_var(o, VAR_FLIP);
 		if (session_var(o, VAR_STYLE) != 12) {
-			send_board(g, o, REL_OBSERVING);
+			send_board(g, o, rel);
 			continue;
 		}
 		if (!made[ms][flip]) {
-			fics_style12(&v, REL_OBSERVING, ms, flip, lines[ms][flip], FICS_LINE_MAX);
+			fics_style12(&v, rel, ms, flip, lines[ms][flip], FICS_LINE_MAX);
 			made[ms][flip] = true;
 		}
 		session_notify(o, "%s", lines[ms][flip]);
@@ -653,6 +676,11 @@ static bool start_allowed(struct server *srv, struct session *white, struct sess
 struct game *game_start(struct server *srv, struct session *white, struct session *black,
     const struct game_params *p, char *err, size_t errlen)
 {
+	if (session_examining(white) || session_examining(black)) {
+		snprintf(err, errlen, "%s is examining a game.",
+		    session_name(session_examining(white) ? white : black));
+		return NULL;
+	}
 	if (!p->tourney_id && !start_allowed(srv, white, black, err, errlen))
 		return NULL;
 	struct game *g = game_alloc(srv);
@@ -781,6 +809,11 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	struct db_game row;
 	struct game *g;
 
+	if (session_examining(a) || session_examining(b)) {
+		snprintf(err, errlen, "%s is examining a game.",
+		    session_name(session_examining(a) ? a : b));
+		return NULL;
+	}
 	if (db_game_load(server_db(srv), id, &row) <= 0 || row.status != GAME_ADJOURNED) {
 		snprintf(err, errlen, "There is no such adjourned game.");
 		return NULL;
@@ -898,6 +931,11 @@ int games_adjourn_orphans(struct server *srv)
 
 void games_adjourn_all(struct games *gs, const char *reason)
 {
+	/* Examined boards are no games to adjourn: they end first. */
+	for (int n = 1; n <= LIMIT_GAMES; n++)
+		if (gs->by_number[n] && gs->by_number[n]->exam)
+			examine_end(gs->by_number[n]->exam);
+
 	/* Ending a game takes it off by_number, so walk every number. */
 	for (int n = 1; n <= LIMIT_GAMES && gs->count; n++)
 		if (gs->by_number[n])
@@ -1799,6 +1837,9 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	else if (session_registered(from))
 		snprintf(rating, sizeof rating, "----");
 	const char *verb = whisper ? "whispers" : "kibitzes";
+	if (!whisper && g->exam)
+		told += examine_tell_examiners(g->exam, from, "%s(%s)[%d] %s: %s", session_name(from),
+		    rating, g->number, verb, text);
 	if (!whisper) {
 		for (int k = WHITE; k <= BLACK; k++)
 			if (g->players[k] && g->players[k] != from &&
@@ -1820,4 +1861,135 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	}
 	session_printf(from, "(%s to %d player%s)\n", whisper ? "whispered" : "kibitzed", told,
 	    told == 1 ? "" : "s");
+}
+
+/* --- examined boards --- */
+
+struct examine *game_examine(const struct game *g) { return g->exam; }
+const char *game_ply_san(const struct game *g, int ply) { return g->plies[ply].san; }
+
+/* The clocks an examined board shows: each side's as of its last move shown. */
+static void examined_clocks(struct game *g)
+{
+	for (int c = WHITE; c <= BLACK; c++)
+		clock_side_init(&g->tc, &g->clocks[c]);
+	int plies = position_ply_count(g->pos);
+	enum color mover = (plies % 2) ? color_other(to_move(g)) : to_move(g);
+	for (int i = 0; i < plies; i++, mover = color_other(mover))
+		if (g->plies[i].clock_ms >= 0 && !clock_untimed(&g->tc))
+			g->clocks[mover].remaining_ms = g->plies[i].clock_ms;
+}
+
+/* The last move's verbose form and double-push file, from the board before it. */
+static void examined_last_move(struct game *g)
+{
+	int plies = position_ply_count(g->pos);
+
+	g->last_dpp = -1;
+	strcpy(g->last_verbose, "none");
+	if (!plies)
+		return;
+	struct position *copy = position_copy(g->pos);
+	if (copy && position_undo(copy, 1) == 0) {
+		move last = position_move_at(g->pos, plies - 1);
+		const struct board *b = position_board(copy);
+		move_format_verbose(b, last, g->last_verbose);
+		if (piece_type_of(b->squares[move_from(last)]) == PAWN &&
+		    (move_from(last) ^ move_to(last)) == 16)
+			g->last_dpp = square_file(move_from(last));
+	}
+	position_free(copy);
+}
+
+struct game *game_open_examined(struct server *srv, struct examine *ex,
+    const struct game_examined *p, char *err, size_t errlen)
+{
+	if (games_count(server_games(srv)) >= LIMIT_GAMES) {
+		snprintf(err, errlen, "There are too many games in progress.");
+		return NULL;
+	}
+	struct game *g = game_alloc(srv);
+	if (!g) {
+		snprintf(err, errlen, "Out of memory.");
+		return NULL;
+	}
+	g->tc = p->tc;
+	g->rated = p->rated;
+	g->category = clock_category(&p->tc);
+	/* The clock never runs: the side to move has used no time, ever. */
+	g->paused = true;
+	g->started_unix = p->started_unix ? p->started_unix : (int64_t)time(NULL);
+	for (int c = WHITE; c <= BLACK; c++) {
+		snprintf(g->names[c], sizeof g->names[c], "%s", p->names[c]);
+		snprintf(g->rating_text[c], sizeof g->rating_text[c], "%s", p->ratings[c]);
+	}
+	g->pos = position_new(p->fen, err, errlen);
+	if (!g->pos || ensure_plies(g, 128) < 0) {
+		if (g->pos)
+			snprintf(err, errlen, "Out of memory.");
+		game_free(g);
+		return NULL;
+	}
+	examined_clocks(g);
+	g->number = take_number(server_games(srv), g);
+	g->exam = ex;
+	return g;
+}
+
+int game_examined_reset(struct game *g, const char *fen, char *err, size_t errlen)
+{
+	struct position *pos = position_new(fen, err, errlen);
+
+	if (!pos)
+		return -1;
+	position_free(g->pos);
+	g->pos = pos;
+	examined_last_move(g);
+	examined_clocks(g);
+	return 0;
+}
+
+int game_examined_play(struct game *g, move m, int64_t time_ms, int64_t clock_ms)
+{
+	int ply = position_ply_count(g->pos);
+	enum color mover = to_move(g);
+
+	if (ensure_plies(g, ply + 1) < 0)
+		return -1;
+	struct game_ply *p = &g->plies[ply];
+	const struct board *before = position_board(g->pos);
+	move_format_verbose(before, m, g->last_verbose);
+	g->last_dpp = piece_type_of(before->squares[move_from(m)]) == PAWN &&
+	    (move_from(m) ^ move_to(m)) == 16 ? square_file(move_from(m)) : -1;
+	move_format_uci(m, p->uci);
+	position_play(g->pos, m, SAN_ENGLISH, p->san);
+	p->time_ms = time_ms;
+	p->clock_ms = clock_ms >= 0 ? clock_ms : g->clocks[mover].remaining_ms;
+	g->clocks[mover].remaining_ms = p->clock_ms;
+	return 0;
+}
+
+void game_examined_undo(struct game *g, int plies)
+{
+	position_undo(g->pos, plies);
+	examined_last_move(g);
+	examined_clocks(g);
+}
+
+void game_examined_set_name(struct game *g, enum color c, const char *name)
+{
+	snprintf(g->names[c], sizeof g->names[c], "%s", name);
+}
+
+void game_examined_show(struct game *g)
+{
+	broadcast_board(g);
+}
+
+void game_examined_close(struct game *g)
+{
+	while (g->observer_count)
+		session_unobserve(g->observers[g->observer_count - 1], g);
+	g->over = true;
+	retire(g);
 }

@@ -20,6 +20,7 @@ struct session;
 struct game;
 struct games;
 struct fics_game_view;
+struct examine;
 
 /* One move played, as the game keeps it (plain data the formats read). */
 struct game_ply {
@@ -126,5 +127,35 @@ void game_view(const struct game *g, struct fics_game_view *v);
 bool game_over(const struct game *g);
 /* Tournament games: the tournament's id, 0 for other games. */
 int64_t game_tourney_id(const struct game *g);
+
+/*
+ * Examined boards (examine.c drives them): a game number shared with
+ * played games, observers and the formats, but no players, no running
+ * clocks, nothing stored and no rating.  The game owns ex and frees it.
+ */
+struct game_examined {
+	const char *names[COLOR_NB];
+	const char *ratings[COLOR_NB];
+	struct clock_control tc;
+	bool rated;
+	const char *fen;		/* NULL: the standard start */
+	int64_t started_unix;
+};
+struct game *game_open_examined(struct server *srv, struct examine *ex,
+    const struct game_examined *p, char *err, size_t errlen);
+/* The examine session of an examined board, NULL for a played game. */
+struct examine *game_examine(const struct game *g);
+/* A new start position (no moves); -1 and the FEN's fault in err. */
+int game_examined_reset(struct game *g, const char *fen, char *err, size_t errlen);
+/* Plays the legal move m; the mover's clock is shown as clock_ms (< 0: unchanged). */
+int game_examined_play(struct game *g, move m, int64_t time_ms, int64_t clock_ms);
+void game_examined_undo(struct game *g, int plies);
+/* The SAN of a ply shown (0 <= ply < the position's ply count). */
+const char *game_ply_san(const struct game *g, int ply);
+void game_examined_set_name(struct game *g, enum color c, const char *name);
+/* The board to every observer (examine.c shows the examiners theirs). */
+void game_examined_show(struct game *g);
+/* Ends the board: observers are dropped without a word (examine.c told them). */
+void game_examined_close(struct game *g);
 
 #endif

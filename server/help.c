@@ -75,6 +75,20 @@ static const struct help_topic topics[] = {
 	  "\"whisper\" talk to its players and watchers.  \"unobserve\" stops;\n"
 	  "\"follow alice\" watches every game alice starts; \"allobservers\" lists\n"
 	  "who watches what.\n" },
+	{ "examine",
+	  "Opens a board with no clocks that you step through or play on for\n"
+	  "either side; nothing of it is stored or rated.\n"
+	  "  examine              a board in the starting position\n"
+	  "  examine alice 3      game 3 of \"history alice\", from its first move\n"
+	  "  examine alice bob    their adjourned game (it stays adjourned)\n"
+	  "  forward [N], backward [N]   step through the moves; a move of your\n"
+	  "              own after backward replaces the rest of the line\n"
+	  "  revert       back to where the line left the stored game\n"
+	  "  bsetup       edit the position: bsetup fen F, bsetup clear, bsetup\n"
+	  "              start, P@e4 (p@e4 for Black), x@e4, bsetup tomove black,\n"
+	  "              bsetup wcastle both, bsetup eppos e, then bsetup done\n"
+	  "  wname, bname    name the sides; mexamine bob lets an observer move too\n"
+	  "  unexamine    stop; \"observe N\" watches a board others examine.\n" },
 	{ "draw",
 	  "  draw        offers a draw, or accepts your opponent's offer\n"
 	  "  draw Nf3    claims a draw by threefold repetition or the 50-move rule\n"

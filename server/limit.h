@@ -48,6 +48,10 @@
 /* Games one user, and one address, may start in a minute. */
 #define LIMIT_GAMES_PER_MINUTE 12
 #define LIMIT_GAMES_PER_MINUTE_PER_ADDRESS 120
+/* Boards being examined on the server at once (they share the game numbers). */
+#define LIMIT_EXAMINED_GAMES 500
+/* Plies an examined board's line may hold (a stored game longer is cut there). */
+#define LIMIT_EXAMINE_PLIES 1500
 /* Longest argument text of seek and match. */
 #define LIMIT_SEEK_TEXT 256
 /* How long a player who drops out of a game has to come back. */

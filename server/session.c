@@ -14,6 +14,7 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "examine.h"
 #include "game.h"
 #include "hasher.h"
 #include "number.h"
@@ -91,6 +92,7 @@ struct session {
 	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
 	char following[SESSION_NAME_MAX + 1];
 	struct game *game;		/* being played */
+	struct examine *examining;	/* the board examined, or NULL */
 	struct match_terms last_terms;
 	struct game **observed;		/* allocated on the first observe */
 	int observed_count;
@@ -189,6 +191,8 @@ void session_detach(struct session *s)
 	if (s->state == S_ONLINE) {
 		if (s->game)
 			game_player_left(s->game, s);
+		if (s->examining)
+			examine_drop(s->examining, s);
 		while (s->observed_count)
 			session_unobserve(s, s->observed[s->observed_count - 1]);
 		lists_logout(s);
@@ -275,6 +279,8 @@ void session_error(struct session *s, const char *fmt, ...)
 /* --- games --- */
 
 struct game *session_game(const struct session *s) { return s->game; }
+struct examine *session_examining(const struct session *s) { return s->examining; }
+void session_set_examining(struct session *s, struct examine *ex) { s->examining = ex; }
 int session_observed_count(const struct session *s) { return s->observed_count; }
 struct game *session_observed_at(const struct session *s, int i) { return s->observed[i]; }
 const char *session_following(const struct session *s) { return s->following; }

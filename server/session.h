@@ -154,6 +154,9 @@ const char *session_job_note(const struct session *s);
 /* The game this session plays, or NULL. */
 struct game *session_game(const struct session *s);
 void session_set_game(struct session *s, struct game *g);
+/* The board this session examines (examine.c), or NULL. */
+struct examine *session_examining(const struct session *s);
+void session_set_examining(struct session *s, struct examine *ex);
 /* Games this session observes. */
 int session_observe(struct session *s, struct game *g);
 void session_unobserve(struct session *s, struct game *g);

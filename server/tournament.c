@@ -493,13 +493,14 @@ static int player_named(const struct tournament *t, const char *name)
 	return 0;
 }
 
-/* The player's session when logged in and free to play, else NULL. */
+/* The player's session when logged in and free to play (not playing or examining), else NULL. */
 static struct session *ready_session(struct tournament *t, int p)
 {
 	struct session *s = server_find_session(t->owner->srv, t->core->players[p].name);
 
 	if (!s || !session_online(s) || !session_registered(s) ||
-	    session_user_id(s) != t->entrants[p].user_id || session_game(s))
+	    session_user_id(s) != t->entrants[p].user_id || session_game(s) ||
+	    session_examining(s))
 		return NULL;
 	return s;
 }

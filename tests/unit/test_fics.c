@@ -167,6 +167,13 @@ static void games_lines(void **state)
 	fics_games_line(&f.v, line, sizeof line);
 	assert_string_equal(line,
 	    "  7 1500 alice       1612 bob        [ sr 90   0] 1:30:26 -  0:00 (39-39) W:  2");
+	/* An examined board: lasker's "Exam." (or "Setup") line, the side and move, no clocks. */
+	f.v.examined = "Exam.";
+	fics_games_line(&f.v, line, sizeof line);
+	assert_string_equal(line, "  7 (Exam. 1500 alice       1612 bob       ) [ sr 90   0] W:  2");
+	f.v.examined = "Setup";
+	fics_games_line(&f.v, line, sizeof line);
+	assert_string_equal(line, "  7 (Setup 1500 alice       1612 bob       ) [ sr 90   0] W:  2");
 	fixture_free(&f);
 }
 
