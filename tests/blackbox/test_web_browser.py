@@ -30,6 +30,8 @@ class Browser:
         def fds():
             os.dup2(to_browser_r, 3)
             os.dup2(from_browser_w, 4)
+        if not CHROMIUM:
+            raise RuntimeError("chromium is not installed: the browser tests need it")
         self.proc = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--remote-debugging-pipe", "--user-data-dir=" + self.profile, "about:blank"],
@@ -104,7 +106,6 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-@unittest.skipUnless(CHROMIUM, "chromium is not installed")
 class BrowserTest(WebTestCase):
 
     def browser(self):

@@ -8,7 +8,6 @@ from test_tourney import PASSWORD, TourneyTestCase
 from test_web_browser import CHROMIUM, Browser
 
 
-@unittest.skipUnless(CHROMIUM, "chromium is not installed")
 class TourneyPageTest(TourneyTestCase):
 
     def test_tourney_page_updates_when_a_game_ends(self):
