@@ -60,6 +60,7 @@ void config_defaults(struct config *c)
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
 		.seeks_per_user = LIMIT_SEEKS_PER_USER,
+		.listen_backlog = LIMIT_LISTEN_BACKLOG,
 	};
 }
 
@@ -115,6 +116,7 @@ static const struct int_key {
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
 	LIMIT_KEY(seeks_per_user, 1, 1000),
+	LIMIT_KEY(listen_backlog, 1, 65535),
 #undef LIMIT_KEY
 };
 

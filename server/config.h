@@ -38,6 +38,7 @@ struct limits {
 	int unwinnable_nodes;
 	int hasher_queue;
 	int seeks_per_user;
+	int listen_backlog;
 };
 
 struct config {

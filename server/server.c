@@ -776,7 +776,8 @@ static struct evconnlistener *listen_on(struct server *srv, int port, evconnlist
 			snprintf(err, errlen, "cannot parse bind address %s", tries[i]);
 			return NULL;
 		}
-		struct evconnlistener *l = evconnlistener_new_bind(srv->base, cb, srv, flags, 512,
+		struct evconnlistener *l = evconnlistener_new_bind(srv->base, cb, srv, flags,
+		    srv->cfg->limits.listen_backlog,
 		    (struct sockaddr *)&ss, sslen);
 		if (l) {
 			evconnlistener_set_error_cb(l, accept_error);
