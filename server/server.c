@@ -506,26 +506,13 @@ static int refresh_by_name(struct server *srv)
  * Calls fn for each logged-in session in name order.  The order is kept
  * from one call to the next until someone logs in or out, so a walk costs
  * the sessions it visits; fn may log others out (or tell them things)
- * safely: they are sessions until the pass ends, and skipped once offline.
- * A walk begun inside another (which the list must not move under) works
- * on its own copy.
+ * safely: they stay allocated until the pass ends, and are skipped once
+ * offline.  A walk begun inside another keeps to the list as it is, so the
+ * list never moves under the outer one.
  */
 void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg)
 {
-	if (!srv->session_count)
-		return;
-	if (srv->by_name_walks && srv->by_name_stale) {
-		struct walk w = { malloc((size_t)srv->session_count * sizeof *w.list), 0 };
-		if (!w.list)
-			return;
-		twalk_r(srv->sessions, collect, &w);
-		for (size_t i = 0; i < w.count; i++)
-			if (session_online(w.list[i]))
-				fn(w.list[i], arg);
-		free(w.list);
-		return;
-	}
-	if (refresh_by_name(srv) < 0)
+	if (!srv->by_name_walks && refresh_by_name(srv) < 0)
 		return;
 	srv->by_name_walks++;
 	for (size_t i = 0, n = srv->by_name_count; i < n; i++)

@@ -62,6 +62,19 @@ class AudienceTest(GamesTestCase):
         out = self.cmd(talker, "inchannel")
         self.assertEqual(re.findall(rb"Channel (\d+)", out), [b"77"])
 
+    def test_who_keeps_up_with_logins_and_logouts(self):
+        srv = self.game_server()
+        viewer = self.unregistered(srv, "kim")
+        names = lambda: re.findall(rb"\n?(\w+)\(U\)\n", self.cmd(viewer, "who"))
+        self.assertEqual(names(), [b"kim"])
+        cs = {n: self.unregistered(srv, n) for n in ("zoe", "abe", "lee")}
+        self.assertEqual(names(), [b"abe", b"kim", b"lee", b"zoe"])
+        cs["lee"].send_line("quit")
+        srv.wait_log("lee logged out")
+        self.unregistered(srv, "bea")
+        self.assertEqual(names(), [b"abe", b"bea", b"kim", b"zoe"])
+        self.assertIn(b"4 players displayed (of 4)", self.cmd(viewer, "who"))
+
     def test_seek_removal_stops_with_the_variable(self):
         srv = self.game_server()
         w, seeker = self.guest_player(srv), self.guest_player(srv)
