@@ -163,11 +163,22 @@ static long read_somaxconn(void)
 	return n;
 }
 
+/* Every client is a descriptor: take all the hard limit allows. */
+static void raise_descriptor_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 /*
- * Takes every descriptor the hard limit allows (each client is one), then
- * says in one line what the system cannot hold of what is configured:
+ * Says in one line what the system cannot hold of what is configured:
  * `clients` beyond the descriptor limit, a listen backlog beyond somaxconn.
- * The server runs either way; the README tells the operator how to raise them.
+ * The server runs either way (the README tells the operator how to raise
+ * them); said once it has started, so a refused start stays one line.
  */
 static void check_capacity(const struct config *cfg)
 {
@@ -176,20 +187,14 @@ static void check_capacity(const struct config *cfg)
 	struct rlimit rl;
 	long need = (long)cfg->limits.clients + LIMIT_SPARE_DESCRIPTORS;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-		if (rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
-				getrlimit(RLIMIT_NOFILE, &rl);
-		}
-		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)need) {
-			long fit = (long)rl.rlim_cur - LIMIT_SPARE_DESCRIPTORS;
-			n += (size_t)snprintf(line + n, sizeof line - n,
-			    "clients %d need about %ld descriptors but the limit is %llu (hard %llu), "
-			    "so about %ld clients fit (raise LimitNOFILE= or ulimit -Hn)",
-			    cfg->limits.clients, need, (unsigned long long)rl.rlim_cur,
-			    (unsigned long long)rl.rlim_max, fit > 0 ? fit : 0);
-		}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)need) {
+		long fit = (long)rl.rlim_cur - LIMIT_SPARE_DESCRIPTORS;
+		n += (size_t)snprintf(line, sizeof line,
+		    "clients %d need about %ld descriptors but the limit is %llu (hard %llu), "
+		    "so about %ld clients fit (raise LimitNOFILE= or ulimit -Hn)",
+		    cfg->limits.clients, need, (unsigned long long)rl.rlim_cur,
+		    (unsigned long long)rl.rlim_max, fit > 0 ? fit : 0);
 	}
 	long somaxconn = read_somaxconn();
 	if (somaxconn >= 0 && somaxconn < cfg->limits.listen_backlog)
@@ -265,13 +270,14 @@ int main(int argc, char **argv)
 		config_free(&cfg);
 		return rc;
 	}
-	check_capacity(&cfg);
+	raise_descriptor_limit();
 	struct server *srv = server_new(&cfg, err, sizeof err);
 	if (!srv) {
 		log_error("cannot start: %s", err);
 		config_free(&cfg);
 		return 1;
 	}
+	check_capacity(&cfg);
 	int rc = server_run(srv);
 	server_free(srv);
 	config_free(&cfg);

@@ -94,7 +94,7 @@ struct session {
 	int64_t following_identity;	/* whose followers this session is among */
 	struct roster_node *follow_place;
 	/* Places on the audiences (audience.h) while online. */
-	struct roster_node *hears[AUDIENCE_NB];
+	struct roster_node *places[AUDIENCE_NB];
 	struct channel_place *channel_places;	/* one per channel joined */
 	int channel_place_cap;
 	struct game *game;		/* being played */
@@ -190,12 +190,12 @@ static void audiences_sync(struct session *s)
 
 	for (int k = 0; k < AUDIENCE_NB; k++) {
 		bool want = s->state == S_ONLINE && hears(s, (enum audience_kind)k);
-		if (want && !s->hears[k]) {
-			if (!(s->hears[k] = roster_add(audience_of(a, (enum audience_kind)k), s)))
+		if (want && !s->places[k]) {
+			if (!(s->places[k] = roster_add(audience_of(a, (enum audience_kind)k), s)))
 				log_error("out of memory: %s misses some news", s->name);
-		} else if (!want && s->hears[k]) {
-			roster_remove(audience_of(a, (enum audience_kind)k), s->hears[k]);
-			s->hears[k] = NULL;
+		} else if (!want && s->places[k]) {
+			roster_remove(audience_of(a, (enum audience_kind)k), s->places[k]);
+			s->places[k] = NULL;
 		}
 	}
 }
