@@ -18,19 +18,6 @@ struct account_watch {
 	int64_t last_seen;		/* deleted_users rows up to this one are handled */
 };
 
-struct lookup {
-	int64_t user_id;
-	struct session *found;
-};
-
-static void find_account(struct session *s, void *arg)
-{
-	struct lookup *l = arg;
-
-	if (session_online(s) && session_user_id(s) == l->user_id)
-		l->found = s;
-}
-
 static void forget_in_game(struct game *g, void *arg)
 {
 	game_account_deleted(g, *(const int64_t *)arg);
@@ -38,8 +25,6 @@ static void forget_in_game(struct game *g, void *arg)
 
 void account_forget(struct server *srv, int64_t user_id)
 {
-	struct lookup l = { user_id, NULL };
-
 	if (user_id <= 0)
 		return;
 	/* The game first, while its player is still there to be told how it ended. */
@@ -47,10 +32,10 @@ void account_forget(struct server *srv, int64_t user_id)
 	tournaments_account_deleted(server_tournaments(srv), user_id);
 	lists_forget(srv, user_id);
 	/* One session per account: a new login of the same account replaces the old. */
-	server_each_session(srv, find_account, &l);
-	if (l.found) {
-		session_notify(l.found, "**** Your account has been deleted; goodbye. ****");
-		conn_close(session_conn(l.found), "account deleted");
+	struct session *found = server_find_account(srv, user_id);
+	if (found) {
+		session_notify(found, "**** Your account has been deleted; goodbye. ****");
+		conn_close(session_conn(found), "account deleted");
 	}
 	log_info("account %lld deleted", (long long)user_id);
 }

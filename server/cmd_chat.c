@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "audience.h"
 #include "blkcmd.h"
 #include "cmd.h"
 #include "limit.h"
@@ -56,7 +57,7 @@ static void tell_member(struct session *to, void *arg)
 {
 	struct channel_tell *t = arg;
 
-	if (!session_in_channel(to, t->channel) || to == t->from)
+	if (to == t->from)
 		return;
 	if (!session_registered(t->from) && !session_var(to, VAR_CTELL))
 		return;
@@ -85,7 +86,7 @@ static void tell_channel(struct session *s, int channel, const char *text)
 		session_printf(s, "You are c-muzzled.\n");
 		return;
 	}
-	server_each_session(session_server(s), tell_member, &t);
+	audience_each_member(session_server(s), channel, tell_member, &t);
 	if (name)
 		session_printf(s, "(told %d players in channel %d \"%s\")\n", t.told, channel, name);
 	else
@@ -154,8 +155,7 @@ static void shout_to(struct session *to, void *arg)
 {
 	struct shout *sh = arg;
 
-	if (to == sh->from || !session_var(to, VAR_SHOUT) || lists_censors(to, sh->from) ||
-	    !session_offer_chat(to))
+	if (to == sh->from || lists_censors(to, sh->from) || !session_offer_chat(to))
 		return;
 	session_notify(to, "%s%s shouts: %s", session_name(sh->from), session_flags(sh->from),
 	    sh->text);
@@ -170,7 +170,7 @@ static void cmd_shout(struct session *s, const struct cmd_args *a)
 		session_printf(s, "You are muzzled.\n");
 		return;
 	}
-	server_each_session(session_server(s), shout_to, &sh);
+	audience_each(session_server(s), AUDIENCE_SHOUT, shout_to, &sh);
 	session_printf(s, "(shouted to %d players)\n", sh.told);
 }
 
@@ -239,45 +239,45 @@ static void cmd_mychannels(struct session *s, const struct cmd_args *a)
 }
 
 struct members {
-	struct session *s;
-	int channel;
+	struct session **list;
 	int count;
 };
 
-static void print_member(struct session *who, void *arg)
+static void collect_member(struct session *who, void *arg)
 {
 	struct members *m = arg;
 
-	if (session_in_channel(who, m->channel)) {
-		session_printf(m->s, " %s%s", session_name(who), session_flags(who));
-		m->count++;
-	}
+	m->list[m->count++] = who;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcasecmp(session_name(*(struct session *const *)a),
+	    session_name(*(struct session *const *)b));
+}
+
+/* One channel's members in name order: the work is the members', not everyone's. */
 static void show_channel(struct session *s, int channel)
 {
-	struct members m = { s, channel, 0 };
+	struct server *srv = session_server(s);
+	int most = audience_member_count(srv, channel);
+	struct members m = { most ? malloc((size_t)most * sizeof *m.list) : NULL, 0 };
 	const char *name = channel_name(channel);
 
+	if (most && !m.list) {
+		session_printf(s, "Out of memory.\n");
+		return;
+	}
+	audience_each_member(srv, channel, collect_member, &m);
+	qsort(m.list, (size_t)m.count, sizeof *m.list, by_name);
 	session_printf(s, "Channel %d", channel);
 	if (name)
 		session_printf(s, " \"%s\"", name);
 	session_printf(s, ":");
-	server_each_session(session_server(s), print_member, &m);
+	for (int i = 0; i < m.count; i++)
+		session_printf(s, " %s%s", session_name(m.list[i]), session_flags(m.list[i]));
 	session_printf(s, " (%d player%s)\n", m.count, m.count == 1 ? "" : "s");
-}
-
-struct occupied {
-	uint8_t bits[(LIMIT_CHANNEL_MAX + 8) / 8];
-};
-
-static void mark_channels(struct session *who, void *arg)
-{
-	struct occupied *o = arg;
-
-	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
-		if (session_in_channel(who, c))
-			o->bits[c / 8] |= (uint8_t)(1u << (c % 8));
+	free(m.list);
 }
 
 /* inchannel: every occupied channel; inchannel N: one; inchannel NAME: a player's. */
@@ -297,11 +297,8 @@ static void cmd_inchannel(struct session *s, const struct cmd_args *a)
 		list_channels(s, who);
 		return;
 	}
-	struct occupied o;
-	memset(&o, 0, sizeof o);
-	server_each_session(session_server(s), mark_channels, &o);
 	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
-		if (o.bits[c / 8] >> (c % 8) & 1)
+		if (audience_member_count(session_server(s), c))
 			show_channel(s, c);
 }
 

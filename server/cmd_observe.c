@@ -72,7 +72,7 @@ static void cmd_follow(struct session *s, const struct cmd_args *a)
 		session_printf(s, "You can't follow your own games.\n");
 		return;
 	}
-	session_set_following(s, session_name(who));
+	session_set_following(s, who);
 	session_printf(s, "You will now be following %s's games.\n", session_name(who));
 	if (session_game(who))
 		watch(s, session_game(who));

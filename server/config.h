@@ -48,6 +48,7 @@ struct limits {
 	int web_heartbeat_ms;
 	int web_games_per_request;
 	int list_entries;
+	int listen_backlog;
 };
 
 struct config {

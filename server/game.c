@@ -6,6 +6,7 @@
 
 #include <event2/event.h>
 
+#include "audience.h"
 #include "config.h"
 #include "conn.h"
 #include "db.h"
@@ -584,24 +585,23 @@ struct start_news {
 	char intro[FICS_LINE_MAX];
 };
 
-/*
- * A game starts or resumes: "set gin 1" hears its intro line, as in FICS,
- * and sessions following either player start observing it.
- */
+/* A game starts or resumes: "set gin 1" hears its intro line, as in FICS. */
 static void tell_start(struct session *s, void *arg)
 {
 	struct start_news *n = arg;
-	struct game *g = n->g;
+
+	if (game_color_of(n->g, s) < 0)
+		session_notify(s, "%s", n->intro);
+}
+
+/* ... and sessions following either player start observing it. */
+static void start_following(struct session *s, void *arg)
+{
+	struct start_news *n = arg;
 	char err[FICS_LINE_MAX];
 
-	if (game_color_of(g, s) >= 0)
-		return;
-	if (session_var(s, VAR_GIN))
-		session_notify(s, "%s", n->intro);
-	if (!*session_following(s) || (strcasecmp(session_following(s), g->names[WHITE]) &&
-	    strcasecmp(session_following(s), g->names[BLACK])))
-		return;
-	game_watch(g, s, err, sizeof err);
+	if (game_color_of(n->g, s) < 0)
+		game_watch(n->g, s, err, sizeof err);
 }
 
 static void announce_watchers(struct game *g, bool continuing)
@@ -611,7 +611,10 @@ static void announce_watchers(struct game *g, bool continuing)
 
 	game_view(g, &v);
 	fics_game_intro(&v, continuing, n.intro, sizeof n.intro);
-	server_each_session(g->srv, tell_start, &n);
+	audience_each(g->srv, AUDIENCE_GAME_START, tell_start, &n);
+	for (int c = WHITE; c <= BLACK; c++)
+		if (g->players[c])
+			session_each_follower(g->players[c], start_following, &n);
 }
 
 /* The keys a new game counts against: each player, and each address once. */
@@ -1138,8 +1141,7 @@ static void tell_result(struct session *s, void *arg)
 {
 	struct result_news *n = arg;
 
-	if ((session_var(s, IVAR_ALLRESULTS) || session_var(s, VAR_GIN)) &&
-	    game_color_of(n->g, s) < 0 &&
+	if (game_color_of(n->g, s) < 0 &&
 	    !session_observing(s, n->g))
 		session_notify(s, "%s", n->line);
 }
@@ -1173,7 +1175,7 @@ static void show_ending(struct game *g, const struct ending *e)
 	for (int i = 0; i < g->observer_count; i++)
 		session_notify(g->observers[i], "%s", line);
 	struct result_news news = { g, line };
-	server_each_session(g->srv, tell_result, &news);
+	audience_each(g->srv, AUDIENCE_GAME_END, tell_result, &news);
 
 	for (int c = WHITE; c <= BLACK; c++)
 		if (g->players[c])

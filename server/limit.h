@@ -107,6 +107,12 @@
 #define LIMIT_WEB_GAMES_PER_REQUEST 1000
 /* Entries in each personal list (notify, gnotify, censor, noplay) of one user. */
 #define LIMIT_LIST_ENTRIES 100
+/* Connections the kernel may hold waiting for accept (capped by net.core.somaxconn). */
+#define LIMIT_LISTEN_BACKLOG 512
+/* Not a limit: descriptors the server holds beside its clients (listeners,
+ * database files, its threads' pipes; about 20) with room to spare, for the
+ * start-up check that the descriptor limit holds `clients`. */
+#define LIMIT_SPARE_DESCRIPTORS 64
 
 /* Fixed at build time (arrays are sized by them): */
 /* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "limit.h"
 #include "log.h"
 #include "password.h"
 #include "server.h"
@@ -149,6 +150,62 @@ done:
 	return rc;
 }
 
+/* The kernel's cap on a listen backlog, or -1 if it cannot be read. */
+static long read_somaxconn(void)
+{
+	FILE *f = fopen("/proc/sys/net/core/somaxconn", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/* Every client is a descriptor: take all the hard limit allows. */
+static void raise_descriptor_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * Says in one line what the system cannot hold of what is configured:
+ * `clients` beyond the descriptor limit, a listen backlog beyond somaxconn.
+ * The server runs either way (the README tells the operator how to raise
+ * them); said once it has started, so a refused start stays one line.
+ */
+static void check_capacity(const struct config *cfg)
+{
+	char line[512] = "";
+	size_t n = 0;
+	struct rlimit rl;
+	long need = (long)cfg->limits.clients + LIMIT_SPARE_DESCRIPTORS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)need) {
+		long fit = (long)rl.rlim_cur - LIMIT_SPARE_DESCRIPTORS;
+		n += (size_t)snprintf(line, sizeof line,
+		    "clients %d need about %ld descriptors but the limit is %llu (hard %llu), "
+		    "so about %ld clients fit (raise LimitNOFILE= or ulimit -Hn)",
+		    cfg->limits.clients, need, (unsigned long long)rl.rlim_cur,
+		    (unsigned long long)rl.rlim_max, fit > 0 ? fit : 0);
+	}
+	long somaxconn = read_somaxconn();
+	if (somaxconn >= 0 && somaxconn < cfg->limits.listen_backlog)
+		snprintf(line + n, sizeof line - n,
+		    "%slisten_backlog %d is cut to net.core.somaxconn %ld (raise it with sysctl)",
+		    n ? "; " : "", cfg->limits.listen_backlog, somaxconn);
+	if (line[0])
+		log_warn("capacity: %s", line);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -217,18 +274,14 @@ int main(int argc, char **argv)
 		config_free(&cfg);
 		return rc;
 	}
-	/* Every client is a descriptor: take all the hard limit allows. */
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
+	raise_descriptor_limit();
 	struct server *srv = server_new(&cfg, err, sizeof err);
 	if (!srv) {
 		log_error("cannot start: %s", err);
 		config_free(&cfg);
 		return 1;
 	}
+	check_capacity(&cfg);
 	int rc = server_run(srv);
 	server_free(srv);
 	config_free(&cfg);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audience.h"
 #include "config.h"
 #include "db.h"
 #include "fics.h"
@@ -266,7 +267,7 @@ struct seek *offers_seek(struct offers *o, const struct seek *proto, char *why, 
 	snprintf(a.human, sizeof a.human, "%s (%s) seeking %s %s %s%s (\"play %d\" to respond)",
 	    session_name(sk->owner), rt, tw, sk->rated ? "rated" : "unrated",
 	    clock_category_name(clock_category(&sk->tc)), sk->manual ? " m" : "", sk->id);
-	server_each_session(o->srv, announce_seek, &a);
+	audience_each(o->srv, AUDIENCE_SEEK, announce_seek, &a);
 	session_printf(sk->owner, "Your seek has been posted with index %d.\n(%d player(s) saw the seek.)\n",
 	    sk->id, a.seen);
 	return sk;
@@ -278,8 +279,7 @@ struct removal {
 
 static void tell_removed(struct session *s, void *arg)
 {
-	if (session_var(s, IVAR_SEEKINFO) && session_var(s, IVAR_SEEKREMOVE))
-		session_notify(s, "%s", ((struct removal *)arg)->line);
+	session_notify(s, "%s", ((struct removal *)arg)->line);
 }
 
 void offers_unseek(struct offers *o, struct session *owner, int id)
@@ -301,7 +301,7 @@ void offers_unseek(struct offers *o, struct session *owner, int id)
 		removed++;
 	}
 	if (removed)
-		server_each_session(o->srv, tell_removed, &r);
+		audience_each(o->srv, AUDIENCE_SEEK_REMOVE, tell_removed, &r);
 }
 
 void offers_each_seek(struct offers *o, void (*fn)(const struct seek *s, void *arg), void *arg)

@@ -21,6 +21,7 @@
 
 #include "address.h"
 #include "account.h"
+#include "audience.h"
 #include "backlog.h"
 #include "config.h"
 #include "conn.h"
@@ -92,6 +93,12 @@ struct server {
 	int trusted_count;	/* entries in trusted */
 	void *sessions;		/* tsearch tree of logged-in sessions by name */
 	int session_count;
+	void *accounts;		/* tsearch tree of the same, registered ones, by account id */
+	struct session **by_name;	/* the sessions in name order, rebuilt when stale */
+	size_t by_name_count, by_name_cap;
+	bool by_name_stale;
+	int by_name_walks;	/* server_each_session walks using by_name */
+	struct audience *audience;
 	int64_t started_ms;
 	uint32_t guest_counter;
 	bool stopping, done;
@@ -126,6 +133,7 @@ struct lists *server_lists(struct server *srv) { return srv->lists; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 struct signups *server_signups(struct server *srv) { return srv->signups; }
 struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
+struct audience *server_audience(struct server *srv) { return srv->audience; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
 bool server_stopping(const struct server *srv) { return srv->stopping; }
@@ -376,6 +384,55 @@ struct session *server_find_session(struct server *srv, const char *name)
 	return found ? (*(struct session_node **)found)->session : NULL;
 }
 
+/* An entry of the accounts tree; user_id first, so a bare id is a key. */
+struct account_node {
+	int64_t user_id;
+	struct session *session;
+};
+
+static int account_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct session *server_find_account(struct server *srv, int64_t user_id)
+{
+	void *found = user_id > 0 ? tfind(&user_id, &srv->accounts, account_cmp) : NULL;
+
+	return found ? (*(struct account_node **)found)->session : NULL;
+}
+
+/* Files a registered session under its account id; -1 if out of memory or taken. */
+static int account_add(struct server *srv, struct session *s)
+{
+	struct account_node *a = malloc(sizeof *a);
+
+	if (!a)
+		return -1;
+	a->user_id = session_user_id(s);
+	a->session = s;
+	void *slot = tsearch(a, &srv->accounts, account_cmp);
+	if (!slot || *(struct account_node **)slot != a) {
+		free(a);
+		return -1;
+	}
+	return 0;
+}
+
+static void account_drop(struct server *srv, struct session *s)
+{
+	int64_t id = session_user_id(s);
+	void *found = tfind(&id, &srv->accounts, account_cmp);
+
+	if (!found || (*(struct account_node **)found)->session != s)
+		return;
+	struct account_node *a = *(struct account_node **)found;
+	tdelete(&id, &srv->accounts, account_cmp);
+	free(a);
+}
+
 int server_register_session(struct server *srv, struct session *s)
 {
 	struct session_node *node = malloc(sizeof *node);
@@ -389,7 +446,13 @@ int server_register_session(struct server *srv, struct session *s)
 		free(node);
 		return -1;
 	}
+	if (session_user_id(s) > 0 && account_add(srv, s) < 0) {
+		tdelete(node, &srv->sessions, name_cmp);
+		free(node);
+		return -1;
+	}
 	srv->session_count++;
+	srv->by_name_stale = true;
 	return 0;
 }
 
@@ -403,12 +466,12 @@ void server_unregister_session(struct server *srv, struct session *s)
 	struct session_node *node = *(struct session_node **)found;
 	tdelete(&name, &srv->sessions, name_cmp);
 	free(node);
+	account_drop(srv, s);
 	srv->session_count--;
+	srv->by_name_stale = true;
 }
 
 struct walk {
-	void (*fn)(struct session *s, void *arg);
-	void *arg;
 	struct session **list;
 	size_t count;
 };
@@ -421,23 +484,47 @@ static void collect(const void *nodep, VISIT which, void *closure)
 		w->list[w->count++] = (*(struct session_node *const *)nodep)->session;
 }
 
+/* Brings the name-ordered list up to date after logins and logouts; -1 if out of memory. */
+static int refresh_by_name(struct server *srv)
+{
+	struct walk w = { NULL, 0 };
+
+	if (!srv->by_name_stale)
+		return 0;
+	if ((size_t)srv->session_count > srv->by_name_cap) {
+		size_t cap = srv->by_name_cap ? srv->by_name_cap : 64;
+		while (cap < (size_t)srv->session_count)
+			cap *= 2;
+		struct session **list = realloc(srv->by_name, cap * sizeof *list);
+		if (!list)
+			return -1;
+		srv->by_name = list;
+		srv->by_name_cap = cap;
+	}
+	w.list = srv->by_name;
+	twalk_r(srv->sessions, collect, &w);
+	srv->by_name_count = w.count;
+	srv->by_name_stale = false;
+	return 0;
+}
+
 /*
- * Calls fn for each logged-in session in name order.  The sessions are
- * collected first, so fn may log others out (or tell them things) safely.
+ * Calls fn for each logged-in session in name order.  The order is kept
+ * from one call to the next until someone logs in or out, so a walk costs
+ * the sessions it visits; fn may log others out (or tell them things)
+ * safely: they stay allocated until the pass ends, and are skipped once
+ * offline.  A walk begun inside another keeps to the list as it is, so the
+ * list never moves under the outer one.
  */
 void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg)
 {
-	struct walk w = { fn, arg, NULL, 0 };
-
-	if (!srv->session_count)
+	if (!srv->by_name_walks && refresh_by_name(srv) < 0)
 		return;
-	if (!(w.list = malloc((size_t)srv->session_count * sizeof *w.list)))
-		return;
-	twalk_r(srv->sessions, collect, &w);
-	for (size_t i = 0; i < w.count; i++)
-		if (session_online(w.list[i]))
-			fn(w.list[i], arg);
-	free(w.list);
+	srv->by_name_walks++;
+	for (size_t i = 0, n = srv->by_name_count; i < n; i++)
+		if (session_online(srv->by_name[i]))
+			fn(srv->by_name[i], arg);
+	srv->by_name_walks--;
 }
 
 /* --- connections --- */
@@ -695,7 +782,8 @@ static struct evconnlistener *listen_on(struct server *srv, int port, evconnlist
 			snprintf(err, errlen, "cannot parse bind address %s", tries[i]);
 			return NULL;
 		}
-		struct evconnlistener *l = evconnlistener_new_bind(srv->base, cb, srv, flags, 512,
+		struct evconnlistener *l = evconnlistener_new_bind(srv->base, cb, srv, flags,
+		    srv->cfg->limits.listen_backlog,
 		    (struct sockaddr *)&ss, sslen);
 		if (l) {
 			evconnlistener_set_error_cb(l, accept_error);
@@ -821,7 +909,7 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	srv->cfg = cfg;
 	srv->lock_fd = -1;
 	srv->started_ms = server_now_ms(srv);
-	if (!(srv->backlog = backlog_new())) {
+	if (!(srv->backlog = backlog_new()) || !(srv->audience = audience_new())) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -926,6 +1014,9 @@ void server_free(struct server *srv)
 		release(srv, srv->conns.items[srv->conns.count - 1]);
 	backlog_free(srv->backlog);
 	tdestroy(srv->sessions, free);
+	tdestroy(srv->accounts, free);
+	free(srv->by_name);
+	audience_free(srv->audience);
 	tdestroy(srv->addresses, free_tally);
 	tdestroy(srv->names, free_tally);
 	tdestroy(srv->trusted, free_tally);

@@ -19,6 +19,7 @@ struct event_base;
 struct hasher;
 struct signups;
 struct backlog;
+struct audience;
 struct session;
 struct tls;
 struct web;
@@ -47,6 +48,8 @@ struct signups *server_signups(struct server *srv);
 /* Every connection's pending output, for the server-wide budget. */
 struct backlog *server_backlog(struct server *srv);
 const struct config *server_config(const struct server *srv);
+/* Who hears what: the sessions kept per kind of news (audience.h). */
+struct audience *server_audience(struct server *srv);
 /* Milliseconds on a monotonic clock, cached per loop pass. */
 int64_t server_now_ms(struct server *srv);
 /* The next number for a guest name (the sequence starts at a random point). */
@@ -73,9 +76,11 @@ void server_login_succeeded(struct server *srv, const char *name, const char *ad
 
 /* The logged-in session with this name (any case), or NULL. */
 struct session *server_find_session(struct server *srv, const char *name);
+/* The logged-in session of this account, or NULL. */
+struct session *server_find_account(struct server *srv, int64_t user_id);
 int server_register_session(struct server *srv, struct session *s);
 void server_unregister_session(struct server *srv, struct session *s);
-/* Calls fn for each logged-in session, in login order. */
+/* Calls fn for each logged-in session, in name order (for listings of everyone). */
 void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg);
 int server_session_count(struct server *srv);
 /* Whether the server has begun to shut down. */

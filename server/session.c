@@ -10,6 +10,7 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include "audience.h"
 #include "cmd.h"
 #include "config.h"
 #include "conn.h"
@@ -24,6 +25,7 @@
 #include "log.h"
 #include "password.h"
 #include "rating.h"
+#include "roster.h"
 #include "server.h"
 #include "session.h"
 #include "timeseal.h"
@@ -91,6 +93,12 @@ struct session {
 	int64_t last_opponent_user;	/* their account, or 0 for a guest ... */
 	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
 	char following[SESSION_NAME_MAX + 1];
+	int64_t following_identity;	/* whose followers this session is among */
+	struct roster_node *follow_place;
+	/* Places on the audiences (audience.h) while online. */
+	struct roster_node *places[AUDIENCE_NB];
+	struct channel_place *channel_places;	/* one per channel joined */
+	int channel_place_cap;
 	struct game *game;		/* being played */
 	struct examine *examining;	/* the board examined, or NULL */
 	struct match_terms last_terms;
@@ -101,6 +109,12 @@ struct session {
 	int board_ping;			/* tag of the ping sent after that board */
 	int ping_due;			/* a ping to send after the current command's reply (0: none) */
 	struct list_set *lists;		/* personal lists, while online (lists.c) */
+};
+
+/* A session's place among one channel's members. */
+struct channel_place {
+	int channel;
+	struct roster_node *node;
 };
 
 static void login_free(struct session *s)
@@ -144,8 +158,149 @@ void session_free(struct session *s)
 	}
 	free(s->aliases);
 	free(s->observed);
+	free(s->channel_places);
 	login_free(s);
 	free(s);
+}
+
+/* --- audiences --- */
+
+/* Whether s's variables ask for k's news. */
+static bool hears(const struct session *s, enum audience_kind k)
+{
+	switch (k) {
+	case AUDIENCE_PRESENCE:
+		return session_var(s, IVAR_PIN) || session_var(s, VAR_PIN);
+	case AUDIENCE_GAME_START:
+		return session_var(s, VAR_GIN);
+	case AUDIENCE_GAME_END:
+		return session_var(s, IVAR_ALLRESULTS) || session_var(s, VAR_GIN);
+	case AUDIENCE_SEEK:
+		return session_var(s, IVAR_SEEKINFO) || session_var(s, VAR_SEEK);
+	case AUDIENCE_SEEK_REMOVE:
+		return session_var(s, IVAR_SEEKINFO) && session_var(s, IVAR_SEEKREMOVE);
+	case AUDIENCE_SHOUT:
+		return session_var(s, VAR_SHOUT);
+	case AUDIENCE_NB:
+		break;
+	}
+	return false;
+}
+
+/* Joins or leaves each audience as s's variables now say (none when offline). */
+static void audiences_sync(struct session *s)
+{
+	struct audience *a = server_audience(s->srv);
+
+	for (int k = 0; k < AUDIENCE_NB; k++) {
+		bool want = s->state == S_ONLINE && hears(s, (enum audience_kind)k);
+		if (want && !s->places[k]) {
+			if (!(s->places[k] = roster_add(audience_of(a, (enum audience_kind)k), s)))
+				log_error("out of memory: %s misses some news", s->name);
+		} else if (!want && s->places[k]) {
+			roster_remove(audience_of(a, (enum audience_kind)k), s->places[k]);
+			s->places[k] = NULL;
+		}
+	}
+}
+
+/* Takes s's place among a channel's members. */
+static void channel_place_add(struct session *s, int channel)
+{
+	int n = 0;
+
+	while (n < s->channel_place_cap && s->channel_places[n].node)
+		n++;
+	if (n == s->channel_place_cap) {
+		int cap = s->channel_place_cap ? s->channel_place_cap * 2 : 4;
+		struct channel_place *p = realloc(s->channel_places, (size_t)cap * sizeof *p);
+		if (!p) {
+			log_error("out of memory: %s misses channel %d", s->name, channel);
+			return;
+		}
+		for (int i = s->channel_place_cap; i < cap; i++)
+			p[i].node = NULL;
+		s->channel_places = p;
+		s->channel_place_cap = cap;
+	}
+	s->channel_places[n].channel = channel;
+	if (!(s->channel_places[n].node = roster_add(audience_channel(server_audience(s->srv),
+	    channel), s)))
+		log_error("out of memory: %s misses channel %d", s->name, channel);
+}
+
+static void channel_place_drop(struct session *s, int channel)
+{
+	for (int i = 0; i < s->channel_place_cap; i++)
+		if (s->channel_places[i].node && s->channel_places[i].channel == channel) {
+			roster_remove(audience_channel(server_audience(s->srv), channel),
+			    s->channel_places[i].node);
+			s->channel_places[i].node = NULL;
+			return;
+		}
+}
+
+/* Stops following (the identity's roster goes when its last follower does). */
+static void follow_drop(struct session *s)
+{
+	struct audience *a = server_audience(s->srv);
+
+	if (!s->follow_place)
+		return;
+	roster_remove(audience_followers(a, s->following_identity, false), s->follow_place);
+	s->follow_place = NULL;
+	audience_followers_settle(a, s->following_identity);
+}
+
+/* An account, or for a guest its session (connection ids are never reused). */
+static int64_t identity_of(const struct session *s)
+{
+	return s->user_id ? s->user_id : -(int64_t)conn_id(s->conn);
+}
+
+/* Online: every audience s asked for; offline (or now leaving): none. */
+static void audiences_enter(struct session *s)
+{
+	audiences_sync(s);
+	for (int c = 0; c <= LIMIT_CHANNEL_MAX; c++)
+		if (session_in_channel(s, c))
+			channel_place_add(s, c);
+}
+
+static void audiences_leave(struct session *s)
+{
+	audiences_sync(s);
+	for (int i = 0; i < s->channel_place_cap; i++)
+		if (s->channel_places[i].node)
+			channel_place_drop(s, s->channel_places[i].channel);
+	follow_drop(s);
+}
+
+struct follower_walk {
+	void (*fn)(struct session *s, void *arg);
+	void *arg;
+};
+
+static void visit_follower(void *item, void *arg)
+{
+	struct follower_walk *w = arg;
+
+	if (session_online(item))
+		w->fn(item, w->arg);
+}
+
+void session_each_follower(struct session *followed, void (*fn)(struct session *s, void *arg),
+    void *arg)
+{
+	struct audience *a = server_audience(followed->srv);
+	int64_t identity = identity_of(followed);
+	struct roster *r = audience_followers(a, identity, false);
+	struct follower_walk w = { fn, arg };
+
+	if (!r)
+		return;
+	roster_each(r, visit_follower, &w);
+	audience_followers_settle(a, identity);
 }
 
 /* "iset pin 1" clients get <wa>/<wd> lines; "set pin 1" users a sentence. */
@@ -197,7 +352,9 @@ void session_detach(struct session *s)
 			session_unobserve(s, s->observed[s->observed_count - 1]);
 		lists_logout(s);
 		server_unregister_session(s->srv, s);
-		server_each_session(s->srv, tell_departure, s);
+		s->state = S_GONE;
+		audiences_leave(s);
+		audience_each(s->srv, AUDIENCE_PRESENCE, tell_departure, s);
 		log_info("%s logged out", s->name);
 	}
 	s->state = S_GONE;
@@ -316,9 +473,20 @@ void session_set_last_terms(struct session *s, const struct match_terms *t)
 	s->last_terms.valid = true;
 }
 
-void session_set_following(struct session *s, const char *name)
+void session_set_following(struct session *s, struct session *who)
 {
-	snprintf(s->following, sizeof s->following, "%s", name ? name : "");
+	struct roster *r;
+
+	follow_drop(s);
+	snprintf(s->following, sizeof s->following, "%s", who ? who->name : "");
+	if (!who || s->state != S_ONLINE)
+		return;
+	s->following_identity = identity_of(who);
+	r = audience_followers(server_audience(s->srv), s->following_identity, true);
+	if (!r || !(s->follow_place = roster_add(r, s))) {
+		log_error("out of memory: %s cannot follow %s", s->name, who->name);
+		audience_followers_settle(server_audience(s->srv), s->following_identity);
+	}
 }
 
 struct session *session_last_opponent_online(struct session *s)
@@ -468,16 +636,17 @@ int session_set_var(struct session *s, enum var_id id, const char *value, char *
 	snprintf(old, sizeof old, "%s", var_values_text(&s->vars, id, scratch, sizeof scratch));
 	if (var_values_set(&s->vars, id, value, why, len) < 0)
 		return -1;
-	if (!stored)
-		return 0;
-	db_commit_earlier(db);
-	if (store_setting(db, db_var_set(db, s->user_id, var_def(id)->name,
-	    var_values_text(&s->vars, id, buf, sizeof buf))) < 0) {
-		var_values_set(&s->vars, id, old, scratch, sizeof scratch);
-		snprintf(why, len, "The server could not save %s; it keeps its old value.",
-		    var_def(id)->name);
-		return -1;
+	if (stored) {
+		db_commit_earlier(db);
+		if (store_setting(db, db_var_set(db, s->user_id, var_def(id)->name,
+		    var_values_text(&s->vars, id, buf, sizeof buf))) < 0) {
+			var_values_set(&s->vars, id, old, scratch, sizeof scratch);
+			snprintf(why, len, "The server could not save %s; it keeps its old value.",
+			    var_def(id)->name);
+			return -1;
+		}
 	}
+	audiences_sync(s);
 	return 0;
 }
 
@@ -503,6 +672,12 @@ int session_set_channel(struct session *s, int channel, bool member)
 	}
 	s->channels[channel / 8] ^= (uint8_t)(1u << (channel % 8));
 	s->channel_count += member ? 1 : -1;
+	if (s->state == S_ONLINE) {
+		if (member)
+			channel_place_add(s, channel);
+		else
+			channel_place_drop(s, channel);
+	}
 	return 0;
 }
 
@@ -753,7 +928,8 @@ static void login_complete(struct session *s)
 		conn_wake_at(s->conn, s->login_ms + LIMIT_TIMESEAL_PING_MS);
 	}
 	server_login_succeeded(s->srv, s->name, conn_address(s->conn));
-	server_each_session(s->srv, tell_arrival, s);
+	audiences_enter(s);
+	audience_each(s->srv, AUDIENCE_PRESENCE, tell_arrival, s);
 	log_info("%s%s logged in from %s%s", s->name, session_flags(s), conn_address(s->conn),
 	    conn_is_tls(s->conn) ? " (TLS)" : "");
 	conn_printf(s->conn, "**** Starting FICS session as %s%s ****\n\n", s->name, session_flags(s));

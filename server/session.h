@@ -165,9 +165,15 @@ void session_unobserved(struct session *s, struct game *g);
 bool session_observing(const struct session *s, const struct game *g);
 int session_observed_count(const struct session *s);
 struct game *session_observed_at(const struct session *s, int i);
-/* The player this session follows (their games are observed as they start). */
+/*
+ * The player this session follows (their games are observed as they start):
+ * the name as shown, the identity (account, or a guest's session) as kept.
+ */
 const char *session_following(const struct session *s);
-void session_set_following(struct session *s, const char *name);
+void session_set_following(struct session *s, struct session *who);
+/* Calls fn for each online session following this player, in the order they began to. */
+void session_each_follower(struct session *followed, void (*fn)(struct session *s, void *arg),
+    void *arg);
 /* The opponent of this session's last game, for "say" after it ended. */
 const char *session_last_opponent(const struct session *s);
 /* The session of the last opponent if that same account or guest session is online. */

@@ -18,6 +18,7 @@
 
 #include <event2/event.h>
 
+#include "audience.h"
 #include "clock.h"
 #include "config.h"
 #include "db.h"
@@ -431,21 +432,30 @@ static bool is_participant(const struct tournament *t, const struct session *s)
 	return false;
 }
 
-static bool is_follower(const struct tournament *t, const struct session *s)
-{
-	for (int i = 0; i < t->nfollowers; i++)
-		if (!strcasecmp(t->followers[i].name, session_name(s)))
-			return true;
-	return false;
-}
-
 static void announce_one(struct session *s, void *arg)
 {
-	struct announce *a = arg;
+	session_notify(s, "%s", ((const struct announce *)arg)->text);
+}
 
-	if (session_in_channel(s, TOURNAMENT_CHANNEL) || is_participant(a->t, s) ||
-	    is_follower(a->t, s))
-		session_notify(s, "%s", a->text);
+/* Each participant and follower once, unless the channel already told them. */
+static void announce_others(const struct announce *a)
+{
+	const struct tournament *t = a->t;
+	struct server *srv = t->owner->srv;
+
+	for (int p = 1; p <= t->core->nplayers; p++) {
+		struct session *s = server_find_account(srv, t->entrants[p].user_id);
+		if (s && session_registered(s) && !session_in_channel(s, TOURNAMENT_CHANNEL))
+			session_notify(s, "%s", a->text);
+	}
+	for (int i = 0; i < t->nfollowers; i++) {
+		struct session *s = server_find_session(srv, t->followers[i].name);
+		bool told = !s || session_in_channel(s, TOURNAMENT_CHANNEL) || is_participant(t, s);
+		for (int j = 0; j < i && !told; j++)
+			told = !strcasecmp(t->followers[j].name, t->followers[i].name);
+		if (!told)
+			session_notify(s, "%s", a->text);
+	}
 }
 
 /* To the participants, the followers and the tournament channel. */
@@ -462,7 +472,8 @@ static void announce(struct tournament *t, const char *fmt, ...)
 	vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
 	va_end(ap);
 	struct announce a = { t, text };
-	server_each_session(t->owner->srv, announce_one, &a);
+	audience_each_member(t->owner->srv, TOURNAMENT_CHANNEL, announce_one, &a);
+	announce_others(&a);
 }
 
 static bool may_direct(const struct tournament *t, const struct session *s)
