@@ -19,6 +19,10 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
 extern const struct cmd_entry cmd_tourney_entry;
+extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_announce_entry,
+    cmd_asetpasswd_entry, cmd_assess_entry, cmd_banaddress_entry, cmd_clearmessages_entry,
+    cmd_lag_entry, cmd_message_entry, cmd_messages_entry, cmd_nuke_entry, cmd_ping_entry,
+    cmd_showcomment_entry, cmd_shutdown_entry, cmd_unbanaddress_entry, cmd_whenshut_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
@@ -45,6 +49,11 @@ static const struct cmd_entry *const table[] = {
 	&cmd_style_entry, &cmd_takeback_entry, &cmd_tell_entry, &cmd_tourney_entry, &cmd_unalias_entry,
 	&cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
 	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
+	/* messages, finger and ratings, moderation */
+	&cmd_addcomment_entry, &cmd_adminlog_entry, &cmd_announce_entry, &cmd_asetpasswd_entry,
+	&cmd_assess_entry, &cmd_banaddress_entry, &cmd_clearmessages_entry, &cmd_lag_entry,
+	&cmd_message_entry, &cmd_messages_entry, &cmd_nuke_entry, &cmd_ping_entry,
+	&cmd_showcomment_entry, &cmd_shutdown_entry, &cmd_unbanaddress_entry, &cmd_whenshut_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -89,14 +98,29 @@ const struct cmd_entry *cmd_find(const char *name)
 
 static bool allowed(const struct session *s, const struct cmd_entry *e)
 {
-	return !(e->flags & CMD_ADMIN) || session_admin(s);
+	return !(e->flags & (CMD_ADMIN | CMD_ADMIN_TOLD)) || session_admin(s);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct cmd_entry *const *)a)->name,
+	    (*(const struct cmd_entry *const *)b)->name);
 }
 
 void cmd_each(const struct session *s, void (*fn)(const struct cmd_entry *e, void *arg), void *arg)
 {
+	/* In name order, whatever the table's order: built once. */
+	static const struct cmd_entry *sorted[TABLE_SIZE];
+	static bool ready;
+
+	if (!ready) {
+		memcpy(sorted, table, sizeof sorted);
+		qsort(sorted, TABLE_SIZE, sizeof sorted[0], by_name);
+		ready = true;
+	}
 	for (size_t i = 0; i < TABLE_SIZE; i++)
-		if (allowed(s, table[i]) && !(table[i]->flags & CMD_HIDDEN))
-			fn(table[i], arg);
+		if (allowed(s, sorted[i]) && !(sorted[i]->flags & CMD_HIDDEN))
+			fn(sorted[i], arg);
 }
 
 static char *skip_blanks(char *p)
@@ -253,6 +277,11 @@ void cmd_execute(struct session *s, char *line)
 		return;
 	int matches;
 	const struct cmd_entry *e = lookup(word, &matches);
+	if (e && (e->flags & CMD_ADMIN_TOLD) && !session_admin(s)) {
+		session_block_begin(s, BLOCK_RIGHTS);
+		session_printf(s, "Only administrators can use the %s command.\n", e->name);
+		return;
+	}
 	if (e && !allowed(s, e))
 		e = NULL, matches = 0;
 	if (!e) {

@@ -60,6 +60,8 @@ void config_defaults(struct config *c)
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
 		.seeks_per_user = LIMIT_SEEKS_PER_USER,
+		.messages_per_user = LIMIT_MESSAGES_PER_USER,
+		.address_bans = LIMIT_ADDRESS_BANS,
 	};
 }
 
@@ -70,6 +72,7 @@ void config_free(struct config *c)
 	free(c->cert_file);
 	free(c->key_file);
 	free(c->server_name);
+	free(c->ban_addresses);
 	memset(c, 0, sizeof *c);
 }
 
@@ -115,6 +118,8 @@ static const struct int_key {
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
 	LIMIT_KEY(seeks_per_user, 1, 1000),
+	LIMIT_KEY(messages_per_user, 1, 100000),
+	LIMIT_KEY(address_bans, 1, 1000000),
 #undef LIMIT_KEY
 };
 
@@ -127,6 +132,7 @@ static const struct string_key {
 	{ "cert", offsetof(struct config, cert_file) },
 	{ "key", offsetof(struct config, key_file) },
 	{ "server_name", offsetof(struct config, server_name) },
+	{ "ban_addresses", offsetof(struct config, ban_addresses) },
 };
 
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)

@@ -38,6 +38,8 @@ struct limits {
 	int unwinnable_nodes;
 	int hasher_queue;
 	int seeks_per_user;
+	int messages_per_user;
+	int address_bans;
 };
 
 struct config {
@@ -48,6 +50,7 @@ struct config {
 	char *cert_file, *key_file;
 	bool registration_open;
 	char *server_name;	/* in the banner */
+	char *ban_addresses;	/* address ranges refused, separated by commas or blanks */
 	struct limits limits;
 };
 

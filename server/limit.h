@@ -85,6 +85,10 @@
 #define LIMIT_HASHER_QUEUE 64
 /* Seeks one player may have posted at once. */
 #define LIMIT_SEEKS_PER_USER 3
+/* Messages one account may hold (an admin's box has no cap, as on FICS). */
+#define LIMIT_MESSAGES_PER_USER 40
+/* Address ranges that may be banned at once (configuration and admins together). */
+#define LIMIT_ADDRESS_BANS 1024
 
 /* Fixed at build time (arrays are sized by them): */
 /* Games in progress; live game numbers run 1..LIMIT_GAMES, reused, as on FICS. */

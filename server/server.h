@@ -40,6 +40,8 @@ struct hasher *server_hasher(struct server *srv);
 struct signups *server_signups(struct server *srv);
 /* Every connection's pending output, for the server-wide budget. */
 struct backlog *server_backlog(struct server *srv);
+/* The shutdown countdown and address bans (moderation.h). */
+struct moderation *server_moderation(struct server *srv);
 const struct config *server_config(const struct server *srv);
 /* Milliseconds on a monotonic clock, cached per loop pass. */
 int64_t server_now_ms(struct server *srv);
@@ -72,6 +74,8 @@ void server_unregister_session(struct server *srv, struct session *s);
 /* Calls fn for each logged-in session, in login order. */
 void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg);
 int server_session_count(struct server *srv);
+/* Shuts down as on SIGTERM (games adjourned, everyone told, output drained). */
+void server_shutdown(struct server *srv, const char *why);
 /* Whether the server has begun to shut down. */
 bool server_stopping(const struct server *srv);
 int server_conn_count(struct server *srv);
