@@ -1182,7 +1182,7 @@ void session_line(struct session *s, char *line, size_t len)
 			conn_ping(s->conn, s->ping_due);
 			s->ping_due = 0;
 		}
-		if (s->state == S_ONLINE)
+		if (s->state == S_ONLINE && !s->secret)	/* a secret's prompt was the reply */
 			prompt(s);
 		break;
 	default:
