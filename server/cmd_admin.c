@@ -13,6 +13,7 @@
 #include "address.h"
 #include "blkcmd.h"
 #include "cmd.h"
+#include "config.h"
 #include "conn.h"
 #include "db.h"
 #include "game.h"
@@ -468,7 +469,10 @@ static void cmd_banaddress(struct session *s, const struct cmd_args *a)
 	if (db_commit_now(server_db(srv)) < 0 ||
 	    moderation_ban_address(server_moderation(srv), range) < 0) {
 		db_address_ban_set(server_db(srv), range, 0, 0, false);
-		session_printf(s, "%s could not be banned.\n", range);
+		db_commit_now(server_db(srv));
+		session_printf(s, "%s could not be banned: it is banned already, or all %d bans "
+		    "allowed (address_bans) are in use.\n", range,
+		    server_config(srv)->limits.address_bans);
 		return;
 	}
 	session_printf(s, "%s is banned.\n", range);

@@ -64,6 +64,18 @@ class Bans(ChessdTestCase):
         bad.start(expect_exit=True)
         self.assertIn("ban_addresses: 10.0.0.0/33 is no address range", bad.log())
 
+    def test_address_bans_limit(self):
+        srv = self.server(address_bans=2, ban_addresses="192.0.2.0/24")
+        root = self.user(srv, "root", PW)
+        self.assertEqual(root.command("banaddress 198.51.100.0/24"),
+                         b"198.51.100.0/24 is banned.\n\rfics% ")
+        self.assertEqual(root.command("banaddress 203.0.113.0/24"),
+                         b"203.0.113.0/24 could not be banned: it is banned already, or all 2 "
+                         b"bans allowed (address_bans) are in use.\n\rfics% ")
+        self.assertNotIn(b"203.0.113", root.command("banaddress"))
+        root.command("unbanaddress 198.51.100.0/24")
+        self.assertIn(b"is banned.", root.command("banaddress 203.0.113.0/24"))
+
 
 if __name__ == "__main__":
     main()
