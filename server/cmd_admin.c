@@ -385,8 +385,12 @@ static void asetpasswd_done(struct session *s, int result, const char *hash)
 	struct db *db = server_db(srv);
 	struct db_user u;
 
-	if (result != 0 || !hash || db_user_find(db, session_job_note(s), &u) <= 0 ||
-	    db_user_set_password(db, u.id, hash) < 0) {
+	/* The name found the account when it was asked for; the id is what counts. */
+	if (db_user_find(db, session_job_note(s), &u) <= 0 || u.id != session_job_account(s)) {
+		session_notify(s, "Password not changed: the account %s is gone.", session_job_note(s));
+		return;
+	}
+	if (result != 0 || !hash || db_user_set_password(db, u.id, hash) < 0) {
 		session_notify(s, "Password not changed: server error.");
 		return;
 	}
@@ -434,6 +438,7 @@ static void cmd_asetpasswd(struct session *s, const struct cmd_args *a)
 		return;
 	}
 	session_set_job_note(s, u.name);
+	session_set_job_account(s, u.id);
 	char prompt[96];
 	snprintf(prompt, sizeof prompt, "New password for %s: ", u.name);
 	session_read_secret(s, prompt, asetpasswd_line);

@@ -79,6 +79,7 @@ struct session {
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
 	char job_note[SESSION_NAME_MAX + 1];
+	int64_t job_account;		/* the account the job is about (asetpasswd), or 0 */
 	int registrations;		/* accounts asked for from this connection */
 	int64_t login_ms, active_ms;
 	struct var_values vars;
@@ -862,6 +863,9 @@ const char *session_job_note(const struct session *s)
 {
 	return s->job_note;
 }
+
+void session_set_job_account(struct session *s, int64_t user_id) { s->job_account = user_id; }
+int64_t session_job_account(const struct session *s) { return s->job_account; }
 
 static void verify_done(struct session *s, int result, const char *hash);
 

@@ -144,6 +144,9 @@ void session_count_registration(struct session *s);
 /* A name the current or last password job is about (e.g. the one being registered). */
 void session_set_job_note(struct session *s, const char *note);
 const char *session_job_note(const struct session *s);
+/* The account (by id) the job is about, when it is someone else's. */
+void session_set_job_account(struct session *s, int64_t user_id);
+int64_t session_job_account(const struct session *s);
 
 /*
  * The next line the user types is a secret (a password): it is not echoed
