@@ -178,6 +178,18 @@ class Admin(ChessdTestCase):
         self.assertIn(("asetpasswd", self.user_id(srv, "bob"), "bob", ""),
                       [r[2:] for r in self.log_rows(srv)])
 
+    def test_asetpasswd_is_for_the_account_asked_for(self):
+        srv = self.server()
+        root = self.user(srv, "root", PW)
+        root.send_line("asetpasswd bob")
+        root.expect(b"New password for bob: ")
+        # bob is deleted and the name registered again before the line comes.
+        self.assertEqual(H.run_admin(srv.data_dir, "userdel", "bob").returncode, 0)
+        srv.useradd("bob", "bobsnewpw1")
+        root.send_line("Zq9newSecretPw")
+        root.expect(b"Password not changed: the account bob is gone.\n\r")
+        self.connect(srv).login("bob", "bobsnewpw1")
+
 
 if __name__ == "__main__":
     main()
