@@ -533,49 +533,91 @@ static void cmd_adminlog(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_nuke_entry = {
-	.name = "nuke", .args = "w", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_nuke, .usage = "nuke <name>", .summary = "Disconnect a user now (admins)",
+	.name = "nuke",
+	.args = "w",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_nuke,
+	.usage = "nuke <name>",
+	.summary = "Disconnect a user now (admins)",
 };
 const struct cmd_entry cmd_addcomment_entry = {
-	.name = "addcomment", .args = "wS", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_addcomment, .usage = "addcomment <name> <text>",
+	.name = "addcomment",
+	.args = "wS",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_addcomment,
+	.usage = "addcomment <name> <text>",
 	.summary = "Note something on an account (admins)",
 };
 const struct cmd_entry cmd_showcomment_entry = {
-	.name = "showcomment", .args = "w", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_showcomment, .usage = "showcomment <name>",
+	.name = "showcomment",
+	.args = "w",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_showcomment,
+	.usage = "showcomment <name>",
 	.summary = "The comments on an account (admins)",
 };
 const struct cmd_entry cmd_announce_entry = {
-	.name = "announce", .args = "S", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_announce, .usage = "announce <text>", .summary = "Tell everyone (admins)",
+	.name = "announce",
+	.args = "S",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_announce,
+	.usage = "announce <text>",
+	.summary = "Tell everyone (admins)",
 };
 const struct cmd_entry cmd_shutdown_entry = {
-	.name = "shutdown", .args = "oT", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_shutdown, .usage = "shutdown [now|cancel|minutes|m:ss] [reason]",
+	.name = "shutdown",
+	.args = "oT",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_shutdown,
+	.usage = "shutdown [now|cancel|minutes|m:ss] [reason]",
 	.summary = "Shut the server down after a countdown (admins)",
 };
 const struct cmd_entry cmd_whenshut_entry = {
-	.name = "whenshut", .args = "", .code = BLKCMD_WHENSHUT, .exec = cmd_whenshut,
-	.usage = "whenshut", .summary = "When the server shuts down, if it does",
+	.name = "whenshut",
+	.args = "",
+	.code = BLKCMD_WHENSHUT,
+	.exec = cmd_whenshut,
+	.usage = "whenshut",
+	.summary = "When the server shuts down, if it does",
 };
 const struct cmd_entry cmd_asetpasswd_entry = {
-	.name = "asetpasswd", .args = "w", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_asetpasswd, .usage = "asetpasswd <name>  (the password on the next line)",
+	.name = "asetpasswd",
+	.args = "w",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_asetpasswd,
+	.usage = "asetpasswd <name> (the password on the next line)",
 	.summary = "Set a player's password (admins)",
 };
 const struct cmd_entry cmd_banaddress_entry = {
-	.name = "banaddress", .args = "o", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_banaddress, .usage = "banaddress [address[/bits]]",
+	.name = "banaddress",
+	.args = "o",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_banaddress,
+	.usage = "banaddress [address[/bits]]",
 	.summary = "Refuse connections from an address range (admins)",
 };
 const struct cmd_entry cmd_unbanaddress_entry = {
-	.name = "unbanaddress", .args = "w", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_unbanaddress, .usage = "unbanaddress <address[/bits]>",
+	.name = "unbanaddress",
+	.args = "w",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_unbanaddress,
+	.usage = "unbanaddress <address[/bits]>",
 	.summary = "Lift an address ban (admins)",
 };
 const struct cmd_entry cmd_adminlog_entry = {
-	.name = "adminlog", .args = "n", .flags = CMD_ADMIN_TOLD, .code = BLKCMD_NULL,
-	.exec = cmd_adminlog, .usage = "adminlog [count]",
+	.name = "adminlog",
+	.args = "n",
+	.flags = CMD_ADMIN_TOLD,
+	.code = BLKCMD_NULL,
+	.exec = cmd_adminlog,
+	.usage = "adminlog [count]",
 	.summary = "The latest admin actions: who, what, when (admins)",
 };

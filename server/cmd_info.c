@@ -521,15 +521,26 @@ static void cmd_assess(struct session *s, const struct cmd_args *a)
 }
 
 const struct cmd_entry cmd_ping_entry = {
-	.name = "ping", .args = "o", .code = BLKCMD_NULL, .exec = cmd_ping,
-	.usage = "ping [name]", .summary = "The round trip to a user's client",
+	.name = "ping",
+	.args = "o",
+	.code = BLKCMD_NULL,
+	.exec = cmd_ping,
+	.usage = "ping [name]",
+	.summary = "The round trip to a user's client",
 };
 const struct cmd_entry cmd_lag_entry = {
-	.name = "lag", .args = "o", .code = BLKCMD_NULL, .exec = cmd_ping,
-	.usage = "lag [name]", .summary = "The same as ping",
+	.name = "lag",
+	.args = "o",
+	.code = BLKCMD_NULL,
+	.exec = cmd_ping,
+	.usage = "lag [name]",
+	.summary = "The same as ping",
 };
 const struct cmd_entry cmd_assess_entry = {
-	.name = "assess", .args = "ooo", .code = BLKCMD_ASSESS, .exec = cmd_assess,
+	.name = "assess",
+	.args = "ooo",
+	.code = BLKCMD_ASSESS,
+	.exec = cmd_assess,
 	.usage = "assess <name> [name2] [/lightning|/blitz|/standard]",
 	.summary = "Rating changes a win, draw or loss would bring",
 };
