@@ -18,11 +18,11 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_seek_entry, cmd_smoves_entry, cmd_sought_entry, cmd_stored_entry, cmd_takeback_entry,
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
-extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_announce_entry,
     cmd_asetpasswd_entry, cmd_assess_entry, cmd_banaddress_entry, cmd_clearmessages_entry,
     cmd_lag_entry, cmd_message_entry, cmd_messages_entry, cmd_nuke_entry, cmd_ping_entry,
     cmd_showcomment_entry, cmd_shutdown_entry, cmd_unbanaddress_entry, cmd_whenshut_entry;
+extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
@@ -31,7 +31,7 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
     cmd_unalias_entry, cmd_uptime_entry, cmd_variables_entry, cmd_who_entry,
     cmd_xtell_entry;
 
-/* The one command table, alphabetical so "help" lists it in order. */
+/* The one command table; "help" lists it in name order (cmd_each sorts it). */
 static const struct cmd_entry *const table[] = {
 	&cmd_join_entry, &cmd_leave_entry, &cmd_mychannels_entry,
 	&cmd_abort_entry, &cmd_accept_entry, &cmd_addnews_entry, &cmd_adjourn_entry,
@@ -39,6 +39,11 @@ static const struct cmd_entry *const table[] = {
 	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_date_entry, &cmd_decline_entry,
 	&cmd_draw_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry, &cmd_gameend_entry,
 	&cmd_games_entry,
+	/* messages, finger and ratings, moderation */
+	&cmd_addcomment_entry, &cmd_adminlog_entry, &cmd_announce_entry, &cmd_asetpasswd_entry,
+	&cmd_assess_entry, &cmd_banaddress_entry, &cmd_clearmessages_entry, &cmd_lag_entry,
+	&cmd_message_entry, &cmd_messages_entry, &cmd_nuke_entry, &cmd_ping_entry,
+	&cmd_showcomment_entry, &cmd_shutdown_entry, &cmd_unbanaddress_entry, &cmd_whenshut_entry,
 	&cmd_help_entry, &cmd_history_entry, &cmd_inchannel_entry, &cmd_iset_entry,
 	&cmd_ivariables_entry, &cmd_journal_entry, &cmd_kibitz_entry, &cmd_match_entry,
 	&cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
@@ -49,11 +54,6 @@ static const struct cmd_entry *const table[] = {
 	&cmd_style_entry, &cmd_takeback_entry, &cmd_tell_entry, &cmd_tourney_entry, &cmd_unalias_entry,
 	&cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
 	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
-	/* messages, finger and ratings, moderation */
-	&cmd_addcomment_entry, &cmd_adminlog_entry, &cmd_announce_entry, &cmd_asetpasswd_entry,
-	&cmd_assess_entry, &cmd_banaddress_entry, &cmd_clearmessages_entry, &cmd_lag_entry,
-	&cmd_message_entry, &cmd_messages_entry, &cmd_nuke_entry, &cmd_ping_entry,
-	&cmd_showcomment_entry, &cmd_shutdown_entry, &cmd_unbanaddress_entry, &cmd_whenshut_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])

@@ -34,12 +34,12 @@ struct limits {
 	int tourney_name_chars;
 	int registrations_per_conn;
 	int registrations_per_address_hour;
+	int messages_per_user;
+	int address_bans;
 	int hasher_threads;
 	int unwinnable_nodes;
 	int hasher_queue;
 	int seeks_per_user;
-	int messages_per_user;
-	int address_bans;
 };
 
 struct config {

@@ -96,11 +96,11 @@ struct session {
 	struct match_terms last_terms;
 	struct game **observed;		/* allocated on the first observe */
 	int observed_count;
+	void (*secret)(struct session *s, char *line);	/* takes the next line, unechoed */
 	int64_t client_ms;		/* timeseal: client clock at the current line, -1 if none */
 	int64_t board_client_ms;	/* timeseal: client clock when the board putting us on move arrived */
 	int board_ping;			/* tag of the ping sent after that board */
 	int ping_due;			/* a ping to send after the current command's reply (0: none) */
-	void (*secret)(struct session *s, char *line);	/* takes the next line, unechoed */
 };
 
 static void login_free(struct session *s)
@@ -662,6 +662,12 @@ static void login_complete(struct session *s)
 	struct session *old = server_find_session(s->srv, s->name);
 	struct db_user user;
 
+	/* A range banned after this connection was made. */
+	if (moderation_address_banned(server_moderation(s->srv), conn_address(s->conn))) {
+		conn_puts(s->conn, "\n**** Your address is banned from this server. ****\n");
+		conn_close(s->conn, "address banned");
+		return;
+	}
 	/* The account may have been deleted while its password was checked. */
 	if (s->user_id && (db_user_find(server_db(s->srv), s->name, &user) != 1 ||
 	    user.id != s->user_id)) {
@@ -669,12 +675,6 @@ static void login_complete(struct session *s)
 		return;
 	}
 	OPENSSL_cleanse(&user, sizeof user);
-	/* A range banned after this connection was made. */
-	if (moderation_address_banned(server_moderation(s->srv), conn_address(s->conn))) {
-		conn_puts(s->conn, "\n**** Your address is banned from this server. ****\n");
-		conn_close(s->conn, "address banned");
-		return;
-	}
 
 	if (old) {
 		/* Only the same account logging in again replaces a session. */
