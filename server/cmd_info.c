@@ -166,7 +166,11 @@ static void print_note(void *arg, int line, const char *text)
 	session_printf(arg, "%2d: %s\n", line, text);
 }
 
-/* The finger notes (set 1 .. set 10), after a blank line, as FICS shows them. */
+/*
+ * The finger notes (set 1 .. set 10) as FICS shows them, then a blank line.
+ * They follow the rating table directly: pychess reads finger's lines only
+ * while each is one it knows.
+ */
 static void finger_notes(struct session *s, int64_t user_id)
 {
 	struct db *db = server_db(session_server(s));
@@ -177,8 +181,8 @@ static void finger_notes(struct session *s, int64_t user_id)
 	db_notes_each(db, user_id, count_note, &count);
 	if (!count)
 		return;
-	session_printf(s, "\n");
 	db_notes_each(db, user_id, print_note, s);
+	session_printf(s, "\n");
 }
 
 static void cmd_finger(struct session *s, const struct cmd_args *a)
@@ -192,13 +196,14 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		format_duration(session_idle_ms(who), idle, sizeof idle);
 		session_printf(s, "Finger of %s%s:\n\nOn for: %s   Idle: %s\n\n", session_name(who),
 		    session_flags(who), on, idle);
-		if (session_registered(who))
+		if (session_registered(who)) {
 			finger_ratings(s, session_user_id(who));
+			finger_notes(s, session_user_id(who));
+		}
 		session_printf(s, "%s\n", session_registered(who) ?
 		    (session_admin(who) ? "Administrator." : session_computer(who) ?
 		    "Computer account." : "Registered player.") : "Unregistered player (guest).");
 		finger_channels(s, who);
-		finger_notes(s, session_user_id(who));
 		return;
 	}
 	struct db_user user;
@@ -220,9 +225,9 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Has never logged in.\n\n");
 	}
 	finger_ratings(s, user.id);
+	finger_notes(s, user.id);
 	session_printf(s, "%s\n", user.admin ? "Administrator." : user.computer ?
 	    "Computer account." : "Registered player.");
-	finger_notes(s, user.id);
 }
 
 static void cmd_date(struct session *s, const struct cmd_args *a)

@@ -102,17 +102,26 @@ class FingerPingAssess(ChessdTestCase):
         # Past the last note: it goes at the end, numbered as shown.
         self.assertEqual(a.command("set 7 say hi"),
                          b"Plan variable 3 changed to 'say hi'.\n\rfics% ")
-        self.assertTrue(a.command("finger").endswith(
-            b"\n\r\n\r 1: I play the Najdorf\n\r 2: Tuesdays only\n\r 3: say hi\n\rfics% "))
+        self.assertIn(b"(No rated games.)\n\r\n\r 1: I play the Najdorf\n\r 2: Tuesdays only\n\r"
+                      b" 3: say hi\n\r\n\rRegistered player.\n\r", a.command("finger"))
         self.assertEqual(a.command("set 2"), b"Plan variable 2 cleared.\n\rfics% ")
         self.assertEqual(a.command("set 11 x"), b"No such variable name 11.\n\rfics% ")
         a.close()
         srv.stop()
         srv.start()
         b = self.user(srv, "bob", PW)
-        self.assertTrue(b.command("finger alice").endswith(
-            b"\n\r\n\r 1: I play the Najdorf\n\r 2: say hi\n\rfics% "))
+        self.assertIn(b"\n\r\n\r 1: I play the Najdorf\n\r 2: say hi\n\r\n\rRegistered player.",
+                      b.command("finger alice"))
         self.assertNotIn(b" 1: ", b.command("finger bob"))
+        # pychess sends "set N TEXT" and reads the notes back from finger's lines.
+        b.send_line("iset block 1")
+        b.expect(b"block set.\n\rfics% ")
+        b.send_line("1 finger alice")
+        b.expect(b"\x17\n\rfics% ")
+        got = ask_pychess(transcripts={"finger": b.seen})["transcripts"]["finger"]
+        fired = handlers(got, "onFinger")[-1]        # the block-mode one
+        self.assertIn("1: I play the Najdorf", [x.strip() for x in fired["lines"]], got)
+        self.assertIn("2: say hi", [x.strip() for x in fired["lines"]])
         g = self.guest(srv)
         self.assertEqual(g.command("set 1 hello"),
                          b"Only registered players can have finger notes.\n\rfics% ")
