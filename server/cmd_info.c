@@ -11,6 +11,7 @@
 #include "db.h"
 #include "help.h"
 #include "limit.h"
+#include "moderation.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
@@ -278,6 +279,7 @@ static void cmd_addnews(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Could not save the news item.\n");
 		return;
 	}
+	moderation_log(s, "addnews", 0, NULL, a->argv[0]);
 	session_printf(s, "News item added.\n");
 }
 

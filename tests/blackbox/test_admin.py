@@ -123,6 +123,14 @@ class Admin(ChessdTestCase):
                          rb"addcomment alice: warned for spam\n\r" % self.user_id(srv, "root"))
         self.assertIn(b"addcomment alice: second note", log)
         self.assertNotIn(b"warned", root.command("adminlog 1"))
+        # What admins did with the older admin commands is in it too.
+        root.command("addnews Club night on Friday")
+        self.assertIn(b"root (#%d) addnews: Club night on Friday\n\r" % self.user_id(srv, "root"),
+                      root.command("adminlog 1"))
+        self.assertEqual(root.command("adminlog 0"), b"adminlog shows 1 to 1000 entries.\n\rfics% ")
+        aid = self.user_id(srv, "alice")
+        root.command("remplayer alice")
+        self.assertEqual(self.log_rows(srv)[-1][2:5], ("remplayer", aid, "alice"))
 
     def test_announce_reaches_everyone(self):
         srv = self.server()
