@@ -373,7 +373,11 @@ const char *session_name(const struct session *s) { return s->name; }
 bool session_online(const struct session *s) { return s->state == S_ONLINE; }
 bool session_registered(const struct session *s) { return s->registered; }
 bool session_admin(const struct session *s) { return s->admin; }
-int session_admin_level(const struct session *s) { return s->admin ? s->admin_level : 0; }
+/* An admin whose level was never set (made one while online) counts as level 1. */
+int session_admin_level(const struct session *s)
+{
+	return !s->admin ? 0 : s->admin_level > 0 ? s->admin_level : 1;
+}
 int64_t session_user_id(const struct session *s) { return s->user_id; }
 struct conn *session_conn(const struct session *s) { return s->conn; }
 struct server *session_server(const struct session *s) { return s->srv; }
