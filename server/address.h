@@ -2,6 +2,7 @@
 #ifndef CHESSD_ADDRESS_H
 #define CHESSD_ADDRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Room for any block address_block() writes. */
@@ -14,5 +15,14 @@
  * Returns 0, or -1 if text is no address (out is then a copy of it).
  */
 int address_block(const char *text, int v4_bits, int v6_bits, char *out, size_t len);
+
+/*
+ * A range as an admin or the configuration writes it ("192.0.2.0/24",
+ * "2001:db8::/32", or one address) in its canonical form (as address_block()
+ * writes it, host bits cleared).  -1 if it is no range.
+ */
+int address_range_parse(const char *text, char *out, size_t len);
+/* Whether a client's address lies in a range (IPv4-mapped IPv6 counts as IPv4). */
+bool address_in_range(const char *address, const char *range);
 
 #endif

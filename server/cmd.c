@@ -23,6 +23,10 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_seek_entry, cmd_smoves_entry, cmd_sought_entry, cmd_stored_entry, cmd_takeback_entry,
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
+extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_announce_entry,
+    cmd_asetpasswd_entry, cmd_assess_entry, cmd_banaddress_entry, cmd_clearmessages_entry,
+    cmd_lag_entry, cmd_message_entry, cmd_messages_entry, cmd_nuke_entry, cmd_ping_entry,
+    cmd_showcomment_entry, cmd_shutdown_entry, cmd_unbanaddress_entry, cmd_whenshut_entry;
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
@@ -33,7 +37,7 @@ extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry
     cmd_unalias_entry, cmd_uptime_entry, cmd_variables_entry, cmd_who_entry,
     cmd_xtell_entry;
 
-/* The one command table, alphabetical so "help" lists it in order. */
+/* The one command table; "help" lists it in name order (cmd_each sorts it). */
 static const struct cmd_entry *const table[] = {
 	/* examine mode */
 	&cmd_backward_entry, &cmd_bname_entry, &cmd_bsetup_entry, &cmd_clrsquare_entry,
@@ -46,6 +50,11 @@ static const struct cmd_entry *const table[] = {
 	&cmd_alias_entry, &cmd_allobservers_entry, &cmd_date_entry, &cmd_decline_entry,
 	&cmd_draw_entry, &cmd_finger_entry, &cmd_flag_entry, &cmd_follow_entry, &cmd_gameend_entry,
 	&cmd_games_entry,
+	/* messages, finger and ratings, moderation */
+	&cmd_addcomment_entry, &cmd_adminlog_entry, &cmd_announce_entry, &cmd_asetpasswd_entry,
+	&cmd_assess_entry, &cmd_banaddress_entry, &cmd_clearmessages_entry, &cmd_lag_entry,
+	&cmd_message_entry, &cmd_messages_entry, &cmd_nuke_entry, &cmd_ping_entry,
+	&cmd_showcomment_entry, &cmd_shutdown_entry, &cmd_unbanaddress_entry, &cmd_whenshut_entry,
 	&cmd_help_entry, &cmd_history_entry, &cmd_inchannel_entry, &cmd_iset_entry,
 	&cmd_ivariables_entry, &cmd_journal_entry, &cmd_kibitz_entry, &cmd_match_entry,
 	&cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
@@ -102,14 +111,29 @@ const struct cmd_entry *cmd_find(const char *name)
 
 static bool allowed(const struct session *s, const struct cmd_entry *e)
 {
-	return !(e->flags & CMD_ADMIN) || session_admin(s);
+	return !(e->flags & (CMD_ADMIN | CMD_ADMIN_TOLD)) || session_admin(s);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct cmd_entry *const *)a)->name,
+	    (*(const struct cmd_entry *const *)b)->name);
 }
 
 void cmd_each(const struct session *s, void (*fn)(const struct cmd_entry *e, void *arg), void *arg)
 {
+	/* In name order, whatever the table's order: built once. */
+	static const struct cmd_entry *sorted[TABLE_SIZE];
+	static bool ready;
+
+	if (!ready) {
+		memcpy(sorted, table, sizeof sorted);
+		qsort(sorted, TABLE_SIZE, sizeof sorted[0], by_name);
+		ready = true;
+	}
 	for (size_t i = 0; i < TABLE_SIZE; i++)
-		if (allowed(s, table[i]) && !(table[i]->flags & CMD_HIDDEN))
-			fn(table[i], arg);
+		if (allowed(s, sorted[i]) && !(sorted[i]->flags & CMD_HIDDEN))
+			fn(sorted[i], arg);
 }
 
 static char *skip_blanks(char *p)
@@ -281,6 +305,11 @@ void cmd_execute(struct session *s, char *line)
 		return;
 	int matches;
 	const struct cmd_entry *e = lookup(word, &matches);
+	if (e && (e->flags & CMD_ADMIN_TOLD) && !session_admin(s)) {
+		session_block_begin(s, BLOCK_RIGHTS);
+		session_printf(s, "Only administrators can use the %s command.\n", e->name);
+		return;
+	}
 	if (e && !allowed(s, e))
 		e = NULL, matches = 0;
 	if (!e) {

@@ -23,6 +23,7 @@ enum cmd_flags {
 	CMD_PLAYING = 8,	/* the user's own game; refused when not playing */
 	CMD_GAME_ARG = 16,	/* argv[0] names a game (number or player); none: one's own
 				 * or the one observed */
+	CMD_ADMIN_TOLD = 32,	/* admins only; others are told so in one line */
 };
 
 /*
@@ -69,6 +70,9 @@ bool cmd_find_adjourned(struct db *db, const char *name, const char *opponent,
 /* "match NAME" with no terms resumes an adjourned game with NAME, as in FICS:
  * true if there was one (and the request was made or answered). */
 bool cmd_resume_adjourned(struct session *s, const char *opponent);
+
+/* What a user is told on logging in after the motd (stored messages). */
+void cmd_login_notices(struct session *s);
 
 /* "help channel_list": the channels that have a purpose. */
 void cmd_help_channels(struct session *s);

@@ -11,6 +11,7 @@
 #include "db.h"
 #include "help.h"
 #include "limit.h"
+#include "moderation.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
@@ -154,6 +155,37 @@ static void finger_ratings(struct session *s, int64_t user_id)
 	session_printf(s, "\n");
 }
 
+static void count_note(void *arg, int line, const char *text)
+{
+	(void)line;
+	(void)text;
+	(*(int *)arg)++;
+}
+
+static void print_note(void *arg, int line, const char *text)
+{
+	session_printf(arg, "%2d: %s\n", line, text);
+}
+
+/*
+ * The finger notes (set 1 .. set 10) as FICS shows them, then a blank line.
+ * They follow the rating table directly: pychess reads finger's lines only
+ * while each is one it knows.
+ */
+static void finger_notes(struct session *s, int64_t user_id)
+{
+	struct db *db = server_db(session_server(s));
+	int count = 0;
+
+	if (!user_id)
+		return;
+	db_notes_each(db, user_id, count_note, &count);
+	if (!count)
+		return;
+	db_notes_each(db, user_id, print_note, s);
+	session_printf(s, "\n");
+}
+
 static void cmd_finger(struct session *s, const struct cmd_args *a)
 {
 	const char *name = a->argc ? a->argv[0] : session_name(s);
@@ -165,8 +197,10 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		format_duration(session_idle_ms(who), idle, sizeof idle);
 		session_printf(s, "Finger of %s%s:\n\nOn for: %s   Idle: %s\n\n", session_name(who),
 		    session_flags(who), on, idle);
-		if (session_registered(who))
+		if (session_registered(who)) {
 			finger_ratings(s, session_user_id(who));
+			finger_notes(s, session_user_id(who));
+		}
 		session_printf(s, "%s\n", session_registered(who) ?
 		    (session_admin(who) ? "Administrator." : session_computer(who) ?
 		    "Computer account." : "Registered player.") : "Unregistered player (guest).");
@@ -192,6 +226,7 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Has never logged in.\n\n");
 	}
 	finger_ratings(s, user.id);
+	finger_notes(s, user.id);
 	session_printf(s, "%s\n", user.admin ? "Administrator." : user.computer ?
 	    "Computer account." : "Registered player.");
 }
@@ -248,6 +283,7 @@ static void cmd_addnews(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Could not save the news item.\n");
 		return;
 	}
+	moderation_log(s, "addnews", 0, NULL, a->argv[0]);
 	session_printf(s, "News item added.\n");
 }
 
@@ -334,4 +370,160 @@ const struct cmd_entry cmd_uptime_entry = {
 	.exec = cmd_uptime,
 	.usage = "uptime",
 	.summary = "How long the server has run",
+};
+
+/* ping [NAME] (and lag): the round trip to a client as the server sees it. */
+static void cmd_ping(struct session *s, const struct cmd_args *a)
+{
+	struct session *who = a->argc ? server_find_session(session_server(s), a->argv[0]) : s;
+	bool timeseal;
+
+	if (!who) {
+		session_printf(s, "%s isn't logged in.\n", a->argv[0]);
+		return;
+	}
+	int64_t rtt = session_rtt_ms(who, &timeseal);
+	if (rtt < 0) {
+		session_printf(s, "Ping time for %s is not known yet; try again in a moment.\n",
+		    session_name(who));
+		return;
+	}
+	session_printf(s, "Average ping time for %s is %lldms.\n", session_name(who),
+	    (long long)rtt);
+	session_printf(s, "(%s)\n", timeseal ? "measured by timeseal pings" :
+	    "the TCP round trip the server measures; timeseal gives the client's own view");
+}
+
+/* FICS's centring of assess's headings: text in width, padded on the right if pad. */
+static void centre(char *out, size_t len, const char *text, int width, bool pad)
+{
+	int left = (width + 1 - (int)strlen(text)) / 2;
+
+	if (left < 0)
+		left = 0;
+	if (pad)
+		snprintf(out, len, "%*s%-*s", left, "", width - left, text);
+	else
+		snprintf(out, len, "%*s%s", left, "", text);
+}
+
+static const char *const category_titles[CLOCK_CATEGORY_NB] = {
+	[CLOCK_CATEGORY_LIGHTNING] = "Lightning",
+	[CLOCK_CATEGORY_BLITZ] = "Blitz",
+	[CLOCK_CATEGORY_STANDARD] = "Standard",
+};
+
+/* One category's assess table, FICS's layout (pychess parses it after "assess A B /type"). */
+static void assess_show(struct session *s, const struct db_user *u1, const struct db_user *u2,
+    enum clock_category c)
+{
+	struct db *db = server_db(session_server(s));
+	struct rating r1, r2;
+	struct rating_assessment as;
+	char line[128], head[64], t1[8], t2[8];
+
+	if (rating_load(db, u1->id, c, &r1) < 0 || rating_load(db, u2->id, c, &r2) < 0) {
+		session_printf(s, "Server error; please try again.\n");
+		return;
+	}
+	rating_assess(&r1, &r2, &as);
+	centre(head, sizeof head, category_titles[c], 35, false);
+	session_printf(s, "\n%7s%s\n", "", head);
+	centre(line, sizeof line, u1->name, 17, true);
+	centre(head, sizeof head, u2->name, 17, false);
+	session_printf(s, "%7s%s %s\n", "", line, head);
+	rating_text(&r1, u1->id, t1, sizeof t1);
+	rating_text(&r2, u2->id, t2, sizeof t2);
+	session_printf(s, "%7s (%4s RD %5.1f)   (%4s RD %5.1f)\n", "", t1, r1.value.rd, t2,
+	    r2.value.rd);
+	session_printf(s, "%7s%9d %17d\n", "Win:", as.first[0], as.second[2]);
+	session_printf(s, "%7s%9d %17d\n", "Draw:", as.first[1], as.second[1]);
+	session_printf(s, "%7s%9d %17d\n", "Loss:", as.first[2], as.second[0]);
+	session_printf(s, "%7s%10.1f %17.1f\n", "New RD:", as.first_rd, as.second_rd);
+}
+
+static bool assess_user(struct session *s, const char *name, struct db_user *u)
+{
+	if (db_user_find(server_db(session_server(s)), name, u) > 0)
+		return true;
+	session_printf(s, "No user named \"%s\" was found.\n", name);
+	return false;
+}
+
+/*
+ * assess [NAME [NAME2]] [/category]: what a win, draw or loss would change,
+ * by Glicko-2 from both players' current ratings.  One name is you against
+ * NAME; no category shows all three.
+ */
+static void cmd_assess(struct session *s, const struct cmd_args *a)
+{
+	const char *names[2];
+	int n = 0, category = -1;
+
+	for (int i = 0; i < a->argc; i++) {
+		const char *w = a->argv[i];
+		if (*w == '/' || (category < 0 && n == 2)) {
+			w += *w == '/';
+			for (int c = 0; c < CLOCK_CATEGORY_NB; c++)
+				if (category_titles[c] && *w && !strncasecmp(category_titles[c], w, strlen(w)))
+					category = c;
+			if (category < 0) {
+				session_printf(s, "There is no game type %s.\n", w);
+				return;
+			}
+		} else if (n < 2) {
+			names[n++] = w;
+		}
+	}
+	if (!n) {
+		session_printf(s, "Usage: assess NAME [NAME2] [/lightning|/blitz|/standard]\n");
+		return;
+	}
+	struct db_user u1, u2;
+	if (n == 1) {
+		if (!session_registered(s)) {
+			session_printf(s, "You can only assess games between registered players.\n");
+			return;
+		}
+		if (!assess_user(s, session_name(s), &u1) || !assess_user(s, names[0], &u2))
+			return;
+	} else if (!assess_user(s, names[0], &u1) || !assess_user(s, names[1], &u2)) {
+		return;
+	}
+	if (u1.id == u2.id) {
+		session_printf(s, "You can't assess the same players.\n");
+		return;
+	}
+	if (category >= 0) {
+		assess_show(s, &u1, &u2, (enum clock_category)category);
+		return;
+	}
+	assess_show(s, &u1, &u2, CLOCK_CATEGORY_LIGHTNING);
+	assess_show(s, &u1, &u2, CLOCK_CATEGORY_BLITZ);
+	assess_show(s, &u1, &u2, CLOCK_CATEGORY_STANDARD);
+}
+
+const struct cmd_entry cmd_ping_entry = {
+	.name = "ping",
+	.args = "o",
+	.code = BLKCMD_NULL,
+	.exec = cmd_ping,
+	.usage = "ping [name]",
+	.summary = "The round trip to a user's client",
+};
+const struct cmd_entry cmd_lag_entry = {
+	.name = "lag",
+	.args = "o",
+	.code = BLKCMD_NULL,
+	.exec = cmd_ping,
+	.usage = "lag [name]",
+	.summary = "The same as ping",
+};
+const struct cmd_entry cmd_assess_entry = {
+	.name = "assess",
+	.args = "ooo",
+	.code = BLKCMD_ASSESS,
+	.exec = cmd_assess,
+	.usage = "assess <name> [name2] [/lightning|/blitz|/standard]",
+	.summary = "Rating changes a win, draw or loss would bring",
 };

@@ -1,10 +1,13 @@
 /* Settings: set, iset, style, variables, ivariables, alias, unalias. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "blkcmd.h"
 #include "cmd.h"
+#include "db.h"
+#include "number.h"
 #include "offer.h"
 #include "server.h"
 #include "session.h"
@@ -40,10 +43,79 @@ static void confirm(struct session *s, enum var_id id)
 	    var_values_text(session_vars(s), id, buf, sizeof buf));
 }
 
+struct notes {
+	char *lines[DB_FINGER_NOTES];
+	int count;
+};
+
+static void keep_note(void *arg, int line, const char *text)
+{
+	struct notes *n = arg;
+
+	(void)line;
+	if (n->count < DB_FINGER_NOTES && (n->lines[n->count] = strdup(text)))
+		n->count++;
+}
+
+/*
+ * "set N TEXT" (N from 1 to 10): finger note N, as on FICS: a number past
+ * the last note adds one at the end; no text clears the note and the ones
+ * below move up.
+ */
+static void set_note(struct session *s, int which, const char *text)
+{
+	struct db *db = server_db(session_server(s));
+	struct notes n = { { 0 }, 0 };
+
+	if (!session_registered(s)) {
+		session_printf(s, "Only registered players can have finger notes.\n");
+		return;
+	}
+	db_notes_each(db, session_user_id(s), keep_note, &n);
+	bool clear = !*text;
+	if (which > n.count)
+		which = n.count + 1;
+	if (clear && which > n.count) {
+		session_printf(s, "Plan variable %d cleared.\n", which);
+		goto done;
+	}
+	char *copy = clear ? NULL : strdup(text);
+	if (!clear && !copy)
+		goto done;
+	if (which > n.count)
+		n.lines[n.count++] = copy;
+	else if (!clear) {
+		free(n.lines[which - 1]);
+		n.lines[which - 1] = copy;
+	} else {
+		free(n.lines[which - 1]);
+		memmove(&n.lines[which - 1], &n.lines[which], (size_t)(n.count - which) * sizeof n.lines[0]);
+		n.lines[--n.count] = NULL;
+	}
+	if (db_notes_put(db, session_user_id(s), (const char *const *)n.lines, n.count) < 0 ||
+	    db_commit_now(db) < 0) {
+		session_printf(s, "Your notes could not be saved.\n");
+		goto done;
+	}
+	if (clear)
+		session_printf(s, "Plan variable %d cleared.\n", which);
+	else
+		session_printf(s, "Plan variable %d changed to '%s'.\n", which, text);
+done:
+	for (int i = 0; i < n.count; i++)
+		free(n.lines[i]);
+}
+
 static void cmd_set(struct session *s, const struct cmd_args *a)
 {
 	int id = var_find(a->argv[0], false);
 	char why[160];
+	long note;
+
+	if (number_parse(a->argv[0], 1, DB_FINGER_NOTES, &note) == NUMBER_OK) {
+		set_note(s, (int)note, a->argc > 1 ? a->argv[1] : "");
+		return;
+	}
 
 	if (id == -2) {
 		session_printf(s, "Ambiguous variable name %s.\n", a->argv[0]);

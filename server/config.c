@@ -60,6 +60,8 @@ void config_defaults(struct config *c)
 		.tourney_name_chars = LIMIT_TOURNEY_NAME_CHARS,
 		.registrations_per_conn = LIMIT_REGISTRATIONS_PER_CONN,
 		.registrations_per_address_hour = LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR,
+		.messages_per_user = LIMIT_MESSAGES_PER_USER,
+		.address_bans = LIMIT_ADDRESS_BANS,
 		.hasher_threads = LIMIT_HASHER_THREADS,
 		.unwinnable_nodes = LIMIT_UNWINNABLE_NODES,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
@@ -83,6 +85,7 @@ void config_free(struct config *c)
 	free(c->cert_file);
 	free(c->key_file);
 	free(c->server_name);
+	free(c->ban_addresses);
 	memset(c, 0, sizeof *c);
 }
 
@@ -129,6 +132,8 @@ static const struct int_key {
 	LIMIT_KEY(tourney_name_chars, 1, 63),	/* TOURNEY_NAME_MAX - 1 */
 	LIMIT_KEY(registrations_per_conn, 0, 1000),
 	LIMIT_KEY(registrations_per_address_hour, 0, 1000000),
+	LIMIT_KEY(messages_per_user, 1, 100000),
+	LIMIT_KEY(address_bans, 1, 1000000),
 	LIMIT_KEY(hasher_threads, 0, 64),
 	LIMIT_KEY(unwinnable_nodes, 1, 10000000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
@@ -154,6 +159,7 @@ static const struct string_key {
 	{ "cert", offsetof(struct config, cert_file) },
 	{ "key", offsetof(struct config, key_file) },
 	{ "server_name", offsetof(struct config, server_name) },
+	{ "ban_addresses", offsetof(struct config, ban_addresses) },
 };
 
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)

@@ -36,6 +36,8 @@ struct limits {
 	int tourney_name_chars;
 	int registrations_per_conn;
 	int registrations_per_address_hour;
+	int messages_per_user;
+	int address_bans;
 	int hasher_threads;
 	int unwinnable_nodes;
 	int hasher_queue;
@@ -62,6 +64,7 @@ struct config {
 	char *cert_file, *key_file;
 	bool registration_open;
 	char *server_name;	/* in the banner */
+	char *ban_addresses;	/* address ranges refused, separated by commas or blanks */
 	struct limits limits;
 };
 

@@ -1,4 +1,6 @@
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -59,6 +61,8 @@ struct conn {
 	int64_t tokens_at;		/* when tokens was last refilled */
 	int64_t rate_resume_at;		/* when a paused reader has a token again */
 	struct timeseal timeseal;	/* decoding state, if the client encodes */
+	int64_t rtt_total_ms;		/* timeseal round trips answered, for "ping" */
+	int rtt_count;
 	char addr[INET6_ADDRSTRLEN];
 };
 
@@ -555,6 +559,19 @@ int conn_ping(struct conn *c, int tag)
 	return 0;
 }
 
+int64_t conn_rtt_ms(const struct conn *c, bool *from_timeseal)
+{
+	*from_timeseal = c->timeseal.on;
+	if (c->timeseal.on)
+		return c->rtt_count ? c->rtt_total_ms / c->rtt_count : -1;
+	/* The kernel's smoothed estimate from the ACKs of what we sent (microseconds). */
+	struct tcp_info info;
+	socklen_t len = sizeof info;
+	if (getsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_INFO, &info, &len) < 0)
+		return -1;
+	return (int64_t)(info.tcpi_rtt + 500) / 1000;
+}
+
 const char *conn_address(const struct conn *c) { return c->addr; }
 bool conn_is_tls(const struct conn *c) { return c->tls; }
 uint64_t conn_id(const struct conn *c) { return c->id; }
@@ -653,6 +670,10 @@ static void process_input(struct conn *c)
 		case TIMESEAL_GARBAGE:
 			continue;
 		case TIMESEAL_PONG:
+			if (c->timeseal.rtt_ms >= 0 && c->rtt_count < INT_MAX) {
+				c->rtt_total_ms += c->timeseal.rtt_ms;
+				c->rtt_count++;
+			}
 			session_pong(c->session, c->timeseal.pong_tag, c->timeseal.client_ms);
 			continue;
 		case TIMESEAL_PLAIN:

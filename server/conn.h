@@ -74,6 +74,13 @@ bool conn_timeseal(const struct conn *c);
  * -1 (nothing sent) for a plain session or one that stopped answering.
  */
 int conn_ping(struct conn *c, int tag);
+/*
+ * The client's round trip as the server sees it, in ms (-1 not known yet):
+ * the mean of the answered timeseal pings when the client speaks timeseal
+ * (*from_timeseal), else the TCP round trip the kernel measures from the
+ * acknowledgements of what the server sent.
+ */
+int64_t conn_rtt_ms(const struct conn *c, bool *from_timeseal);
 
 const char *conn_address(const struct conn *c);
 bool conn_is_tls(const struct conn *c);

@@ -23,6 +23,10 @@ enum stmt {
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
+	/* messages, notes, comments, the admin log, address bans */
+	ST_MESSAGE_ADD, ST_MESSAGE_EACH, ST_MESSAGE_DEL, ST_MESSAGE_COUNT, ST_NOTE_EACH, ST_NOTE_CLEAR,
+	ST_NOTE_ADD, ST_COMMENT_ADD, ST_COMMENT_EACH, ST_ADMIN_LOG_ADD, ST_ADMIN_LOG_EACH,
+	ST_BAN_ADD, ST_BAN_DEL, ST_BAN_EACH, ST_USER_ADMIN_LEVEL,
 	/* tournaments */
 	ST_TOURNEY_INSERT, ST_TOURNEY_UPDATE, ST_TOURNEY_EACH, ST_TOURNEY_PLAYER_PUT,
 	ST_TOURNEY_PLAYER_DEL, ST_TOURNEY_PLAYERS, ST_TOURNEY_BYE_PUT, ST_TOURNEY_BYE_DEL,
@@ -126,6 +130,26 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (user_id, category) "
 	    "DO UPDATE SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
 	    "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws",
+	[ST_MESSAGE_ADD] = "INSERT INTO messages (recipient_id, sender_id, sender, sent, text) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_MESSAGE_EACH] = "SELECT id, sender_id, sender, sent, text FROM messages "
+	    "WHERE recipient_id = ?1 ORDER BY id",
+	[ST_MESSAGE_DEL] = "DELETE FROM messages WHERE id = ?1 AND recipient_id = ?2",
+	[ST_MESSAGE_COUNT] = "SELECT count(*) FROM messages WHERE recipient_id = ?1",
+	[ST_NOTE_EACH] = "SELECT line, text FROM finger_notes WHERE user_id = ?1 ORDER BY line",
+	[ST_NOTE_CLEAR] = "DELETE FROM finger_notes WHERE user_id = ?1",
+	[ST_NOTE_ADD] = "INSERT INTO finger_notes (user_id, line, text) VALUES (?1, ?2, ?3)",
+	[ST_COMMENT_ADD] = "INSERT INTO comments (user_id, admin_id, admin, added, text) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5)",
+	[ST_COMMENT_EACH] = "SELECT admin, added, text FROM comments WHERE user_id = ?1 ORDER BY id",
+	[ST_ADMIN_LOG_ADD] = "INSERT INTO admin_log (at, admin_id, admin, action, target_id, target, "
+	    "detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[ST_ADMIN_LOG_EACH] = "SELECT id, at, admin_id, admin, action, target_id, target, detail "
+	    "FROM (SELECT * FROM admin_log ORDER BY id DESC LIMIT ?1) ORDER BY id",
+	[ST_BAN_ADD] = "INSERT OR IGNORE INTO address_bans (range, admin_id, added) VALUES (?1, ?2, ?3)",
+	[ST_BAN_DEL] = "DELETE FROM address_bans WHERE range = ?1",
+	[ST_BAN_EACH] = "SELECT range FROM address_bans ORDER BY range",
+	[ST_USER_ADMIN_LEVEL] = "UPDATE users SET admin = ?2 WHERE name = ?1",
 	/* --- tournaments --- */
 	[ST_TOURNEY_INSERT] = "INSERT INTO tourneys (name, kind, rounds, time_control, rated, "
 	    "director_id, director, state, current_round, tiebreaks, bye_half, created) "
@@ -448,6 +472,7 @@ int db_user_find(struct db *db, const char *name, struct db_user *out)
 		snprintf(out->name, sizeof out->name, "%s", sqlite3_column_text(st, 1));
 		snprintf(out->password, sizeof out->password, "%s", sqlite3_column_text(st, 2));
 		out->admin = sqlite3_column_int(st, 3) != 0;
+		out->admin_level = sqlite3_column_int(st, 3);
 		out->last_login = sqlite3_column_int64(st, 4);
 		out->computer = sqlite3_column_int(st, 5) != 0;
 		found = 1;
@@ -576,7 +601,7 @@ int db_user_set_password(struct db *db, int64_t id, const char *password_hash)
 }
 
 /* Sets a yes/no column of a user by name; 1 changed, 0 no such user. */
-static int set_user_flag(struct db *db, enum stmt which, const char *name, bool on)
+static int set_user_flag(struct db *db, enum stmt which, const char *name, int on)
 {
 	sqlite3_stmt *st = db->stmt[which];
 
@@ -597,6 +622,11 @@ int db_user_set_computer(struct db *db, const char *name, bool computer)
 int db_user_set_admin(struct db *db, const char *name, bool admin)
 {
 	return set_user_flag(db, ST_USER_ADMIN, name, admin);
+}
+
+int db_user_set_admin_level(struct db *db, const char *name, int level)
+{
+	return set_user_flag(db, ST_USER_ADMIN_LEVEL, name, level);
 }
 
 int db_user_touch(struct db *db, int64_t id, int64_t when)
@@ -703,6 +733,188 @@ int db_news_each(struct db *db, int limit,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		fn(arg, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
 		    (const char *)sqlite3_column_text(st, 2));
+	return step_rows_end(db, st, rc);
+}
+
+/* --- messages, finger notes, comments, the admin log, address bans --- */
+
+int db_message_add(struct db *db, int64_t recipient_id, int64_t sender_id, const char *sender,
+    int64_t when, const char *text)
+{
+	sqlite3_stmt *st = db->stmt[ST_MESSAGE_ADD];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, recipient_id);
+	sqlite3_bind_int64(st, 2, sender_id);
+	sqlite3_bind_text(st, 3, sender, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, when);
+	sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+	return step_done(db, st);
+}
+
+int db_message_count(struct db *db, int64_t recipient_id)
+{
+	sqlite3_stmt *st = db->stmt[ST_MESSAGE_COUNT];
+	int n = -1;
+
+	sqlite3_bind_int64(st, 1, recipient_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return n;
+}
+
+int db_message_each(struct db *db, int64_t recipient_id,
+    void (*fn)(void *arg, const struct db_message *m), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_MESSAGE_EACH];
+	struct db_message m;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, recipient_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		m.id = sqlite3_column_int64(st, 0);
+		m.sender_id = sqlite3_column_int64(st, 1);
+		snprintf(m.sender, sizeof m.sender, "%s", sqlite3_column_text(st, 2));
+		m.sent = sqlite3_column_int64(st, 3);
+		m.text = (const char *)sqlite3_column_text(st, 4);
+		fn(arg, &m);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_message_delete(struct db *db, int64_t recipient_id, int64_t id)
+{
+	sqlite3_stmt *st = db->stmt[ST_MESSAGE_DEL];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, recipient_id);
+	return step_done(db, st);
+}
+
+int db_notes_each(struct db *db, int64_t user_id,
+    void (*fn)(void *arg, int line, const char *text), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_NOTE_EACH];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, user_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, sqlite3_column_int(st, 0), (const char *)sqlite3_column_text(st, 1));
+	return step_rows_end(db, st, rc);
+}
+
+int db_notes_put(struct db *db, int64_t user_id, const char *const *lines, int n)
+{
+	if (write_begin(db) < 0 || db_savepoint(db) < 0)
+		return -1;
+	sqlite3_bind_int64(db->stmt[ST_NOTE_CLEAR], 1, user_id);
+	bool ok = step_done(db, db->stmt[ST_NOTE_CLEAR]) == 0;
+	for (int i = 0; ok && i < n; i++) {
+		sqlite3_stmt *st = db->stmt[ST_NOTE_ADD];
+		sqlite3_bind_int64(st, 1, user_id);
+		sqlite3_bind_int(st, 2, i + 1);
+		sqlite3_bind_text(st, 3, lines[i], -1, SQLITE_STATIC);
+		ok = step_done(db, st) == 0;
+	}
+	return db_savepoint_end(db, ok) < 0 || !ok ? -1 : 0;
+}
+
+int db_comment_add(struct db *db, int64_t user_id, int64_t admin_id, const char *admin,
+    int64_t when, const char *text)
+{
+	sqlite3_stmt *st = db->stmt[ST_COMMENT_ADD];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_int64(st, 2, admin_id);
+	sqlite3_bind_text(st, 3, admin, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, when);
+	sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+	return step_done(db, st);
+}
+
+int db_comment_each(struct db *db, int64_t user_id,
+    void (*fn)(void *arg, const char *admin, int64_t when, const char *text), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_COMMENT_EACH];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, user_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1),
+		    (const char *)sqlite3_column_text(st, 2));
+	return step_rows_end(db, st, rc);
+}
+
+int db_admin_log_add(struct db *db, const struct db_admin_action *a)
+{
+	sqlite3_stmt *st = db->stmt[ST_ADMIN_LOG_ADD];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->at);
+	sqlite3_bind_int64(st, 2, a->admin_id);
+	sqlite3_bind_text(st, 3, a->admin, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, a->action, -1, SQLITE_STATIC);
+	if (a->target_id)
+		sqlite3_bind_int64(st, 5, a->target_id);
+	else
+		sqlite3_bind_null(st, 5);
+	sqlite3_bind_text(st, 6, a->target ? a->target : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, a->detail ? a->detail : "", -1, SQLITE_STATIC);
+	return step_done(db, st);
+}
+
+int db_admin_log_each(struct db *db, int limit,
+    void (*fn)(void *arg, int64_t id, const struct db_admin_action *a), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_ADMIN_LOG_EACH];
+	struct db_admin_action a;
+	int rc;
+
+	sqlite3_bind_int(st, 1, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a.at = sqlite3_column_int64(st, 1);
+		a.admin_id = sqlite3_column_int64(st, 2);
+		a.admin = (const char *)sqlite3_column_text(st, 3);
+		a.action = (const char *)sqlite3_column_text(st, 4);
+		a.target_id = sqlite3_column_int64(st, 5);
+		a.target = (const char *)sqlite3_column_text(st, 6);
+		a.detail = (const char *)sqlite3_column_text(st, 7);
+		fn(arg, sqlite3_column_int64(st, 0), &a);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_address_ban_set(struct db *db, const char *range, int64_t admin_id, int64_t when, bool on)
+{
+	sqlite3_stmt *st = db->stmt[on ? ST_BAN_ADD : ST_BAN_DEL];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_text(st, 1, range, -1, SQLITE_STATIC);
+	if (on) {
+		sqlite3_bind_int64(st, 2, admin_id);
+		sqlite3_bind_int64(st, 3, when);
+	}
+	if (step_done(db, st) < 0)
+		return -1;
+	return sqlite3_changes(db->handle) > 0;
+}
+
+int db_address_ban_each(struct db *db, void (*fn)(void *arg, const char *range), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_BAN_EACH];
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, (const char *)sqlite3_column_text(st, 0));
 	return step_rows_end(db, st, rc);
 }
 

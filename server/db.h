@@ -21,6 +21,7 @@ struct db_user {
 	char name[DB_NAME_MAX];
 	char password[DB_PASSWORD_MAX];
 	bool admin;
+	int admin_level;	/* 0 for players; an admin acts only on lower levels */
 	bool computer;		/* an engine's account: (C) */
 	int64_t last_login;	/* 0: never */
 };
@@ -83,6 +84,8 @@ int db_user_set_admin(struct db *db, const char *name, bool admin);
 /* 1 changed, 0 no such user, -1 error. */
 int db_user_set_computer(struct db *db, const char *name, bool computer);
 int db_user_touch(struct db *db, int64_t id, int64_t when);
+/* Sets users.admin to a level (0: not an admin).  1 changed, 0 no such user, -1 error. */
+int db_user_set_admin_level(struct db *db, const char *name, int level);
 
 /* A variable's value, NULL to return it to the default. */
 int db_var_set(struct db *db, int64_t user_id, const char *name, const char *value);
@@ -96,6 +99,52 @@ int db_channel_each(struct db *db, int64_t user_id, void (*fn)(void *arg, int ch
 int db_news_add(struct db *db, int64_t when, const char *title);
 int db_news_each(struct db *db, int limit,
     void (*fn)(void *arg, int64_t id, int64_t when, const char *title), void *arg);
+
+/* --- messages, finger notes, comments, the admin log (sql/0009) --- */
+
+/* A stored message; text lives until the callback returns. */
+struct db_message {
+	int64_t id;
+	int64_t sender_id;		/* 0 when the sender's account is gone */
+	char sender[DB_NAME_MAX];
+	int64_t sent;			/* unix seconds */
+	const char *text;
+};
+int db_message_add(struct db *db, int64_t recipient_id, int64_t sender_id, const char *sender,
+    int64_t when, const char *text);
+/* Messages an account holds, or -1. */
+int db_message_count(struct db *db, int64_t recipient_id);
+/* An account's messages, oldest first. */
+int db_message_each(struct db *db, int64_t recipient_id,
+    void (*fn)(void *arg, const struct db_message *m), void *arg);
+int db_message_delete(struct db *db, int64_t recipient_id, int64_t id);
+/* Finger notes ("set 1 TEXT" .. "set 10 TEXT"), lines 1..n in order;
+ * db_notes_put replaces them all. */
+#define DB_FINGER_NOTES 10
+int db_notes_each(struct db *db, int64_t user_id,
+    void (*fn)(void *arg, int line, const char *text), void *arg);
+int db_notes_put(struct db *db, int64_t user_id, const char *const *lines, int n);
+int db_comment_add(struct db *db, int64_t user_id, int64_t admin_id, const char *admin,
+    int64_t when, const char *text);
+int db_comment_each(struct db *db, int64_t user_id,
+    void (*fn)(void *arg, const char *admin, int64_t when, const char *text), void *arg);
+/* One admin action: who (account and name), what, on whom, when. */
+struct db_admin_action {
+	int64_t at;
+	int64_t admin_id;
+	const char *admin;
+	const char *action;
+	int64_t target_id;		/* 0: no account */
+	const char *target;
+	const char *detail;
+};
+int db_admin_log_add(struct db *db, const struct db_admin_action *a);
+/* The latest limit actions, oldest first. */
+int db_admin_log_each(struct db *db, int limit,
+    void (*fn)(void *arg, int64_t id, const struct db_admin_action *a), void *arg);
+/* Adds (on) or removes a banned range: 1 changed, 0 nothing to do, -1 error. */
+int db_address_ban_set(struct db *db, const char *range, int64_t admin_id, int64_t when, bool on);
+int db_address_ban_each(struct db *db, void (*fn)(void *arg, const char *range), void *arg);
 
 /* Where a stored game stands; stored as its name (db_game_status_name()). */
 enum game_status {

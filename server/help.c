@@ -109,7 +109,43 @@ static const struct help_topic topics[] = {
 	  "them.  Among them: time and inc (default seek terms), rated, open (0: no\n"
 	  "challenges), style (1 for people, 12 for programs), promote (q, r, b, n),\n"
 	  "Lang (English or Spanish piece letters), autoflag, width, prompt.\n"
-	  "Registered players keep their settings between sessions.\n" },
+	  "Registered players keep their settings between sessions.\n"
+	  "\"set 1 TEXT\" .. \"set 10 TEXT\" are the notes \"finger\" shows under your\n"
+	  "name; \"set 2\" with no text clears note 2 and moves the ones below up.\n" },
+	{ "messages",
+	  "Messages wait for a registered player who is offline (and arrive at once\n"
+	  "for one who is online); you are told at login how many you have.\n"
+	  "  message alice TEXT   leave alice a message (also \"messages alice TEXT\")\n"
+	  "  messages             list yours, numbered\n"
+	  "  messages 3           show message 3\n"
+	  "  messages alice       what you left alice, and what alice left you\n"
+	  "  clearmessages *      delete them all (or N, or alice: those from alice)\n"
+	  "Guests can neither send nor receive them.\n" },
+	{ "assess",
+	  "\"assess alice bob /blitz\": how alice's and bob's ratings would change if\n"
+	  "alice won, drew or lost a rated blitz game against bob, computed with\n"
+	  "Glicko-2 as a real game would be, and both RDs after it.  \"assess bob\"\n"
+	  "is you against bob; with no category all three are shown.\n" },
+	{ "ping",
+	  "\"ping [NAME]\" (also \"lag\") shows the round trip between the server and\n"
+	  "a client: the client's own answers to the server's pings when it speaks\n"
+	  "timeseal (pychess does), else the TCP round trip the server measures.\n" },
+	{ "shutdown",
+	  "  shutdown 10 [reason]  the server shuts down in 10 minutes (or M:SS)\n"
+	  "  shutdown              in 5 minutes; shutdown now; shutdown cancel\n"
+	  "Everyone is told at once and as the time crosses 60, 40, 20, 10, 5, 2 and\n"
+	  "1 minutes and 10 seconds; then games are adjourned as on SIGTERM.\n"
+	  "\"whenshut\" tells anyone how long is left.\n" },
+	{ "asetpasswd",
+	  "\"asetpasswd NAME\" asks for the new password on the next line, which is\n"
+	  "not echoed, not shown back and not logged.  The player, if online, is told.\n"
+	  "An admin acts only on accounts of a lower admin level (nuke, addcomment\n"
+	  "and asetpasswd); every admin action is in \"adminlog\".\n" },
+	{ "banaddress",
+	  "\"banaddress 192.0.2.0/24\" (or one address, or an IPv6 range) refuses\n"
+	  "connections from the range and ends the sessions of players online from\n"
+	  "it; \"unbanaddress RANGE\" lifts it; \"banaddress\" lists the bans, with\n"
+	  "those of the configuration (ban_addresses), which only the file lifts.\n" },
 };
 
 const struct help_topic *help_find(const char *name)

@@ -81,6 +81,10 @@
  * per hour. */
 #define LIMIT_REGISTRATIONS_PER_CONN 1
 #define LIMIT_REGISTRATIONS_PER_ADDRESS_HOUR 5
+/* Messages one account may hold (an admin's box has no cap, as on FICS). */
+#define LIMIT_MESSAGES_PER_USER 40
+/* Address ranges that may be banned at once (configuration and admins together). */
+#define LIMIT_ADDRESS_BANS 1024
 /* Password hashing threads: 0 is one per core, at most LIMIT_HASHER_THREADS_AUTO. */
 #define LIMIT_HASHER_THREADS 0
 #define LIMIT_HASHER_THREADS_AUTO 4

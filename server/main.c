@@ -17,6 +17,7 @@
 #include "db.h"
 #include "limit.h"
 #include "log.h"
+#include "number.h"
 #include "password.h"
 #include "server.h"
 #include "session.h"
@@ -30,7 +31,7 @@ static void usage(FILE *out)
 	    "       chessd [--data DIR] useradd NAME [--admin]   (password on stdin)\n"
 	    "       chessd [--data DIR] passwd NAME              (password on stdin)\n"
 	    "       chessd [--data DIR] userdel NAME\n"
-	    "       chessd [--data DIR] admin NAME on|off\n"
+	    "       chessd [--data DIR] admin NAME on|off|LEVEL\n"
 	    "       chessd [--data DIR] computer NAME on|off\n");
 }
 
@@ -75,6 +76,7 @@ static int run_admin(const struct config *cfg, int argc, char **argv)
 	const char *cmd = argv[0], *name = argc > 1 ? argv[1] : NULL;
 	char why[160], password[PASSWORD_MAX_LEN + 2], hash[PASSWORD_HASH_MAX];
 	int rc = 1;
+	long level;
 
 	if (!name) {
 		usage(stderr);
@@ -127,6 +129,16 @@ static int run_admin(const struct config *cfg, int argc, char **argv)
 			fprintf(stderr, "chessd: no user named %s\n", name);
 		if (removed == 1 && db_commit(db) == 0) {
 			printf("removed %s\n", name);
+			rc = 0;
+		}
+	} else if (!strcmp(cmd, "admin") && argc == 3 && number_parse(argv[2], 0, 1000000,
+	    &level) == NUMBER_OK) {
+		/* An admin acts only on accounts of a lower level; "on" is level 1. */
+		int changed = db_user_set_admin_level(db, name, (int)level);
+		if (changed == 0)
+			fprintf(stderr, "chessd: no user named %s\n", name);
+		if (changed == 1 && db_commit(db) == 0) {
+			printf("%s has admin level %ld\n", name, level);
 			rc = 0;
 		}
 	} else if ((!strcmp(cmd, "admin") || !strcmp(cmd, "computer")) && argc == 3 &&

@@ -74,3 +74,21 @@ int rating_apply(struct db *db, enum clock_category category, int64_t white_id, 
 	}
 	return db_savepoint_end(db, true);
 }
+
+void rating_assess(const struct rating *a, const struct rating *b, struct rating_assessment *out)
+{
+	static const double a_scores[3] = { 1, 0.5, 0 };
+	int a_shown = glicko2_display(&a->value), b_shown = glicko2_display(&b->value);
+
+	for (int i = 0; i < 3; i++) {
+		struct glicko2_rating na, nb;
+		glicko2_game(&a->value, &b->value, a_scores[i], GLICKO2_TAU, &na, &nb);
+		out->first[i] = glicko2_display(&na) - a_shown;
+		/* b's win is a's loss. */
+		out->second[2 - i] = glicko2_display(&nb) - b_shown;
+		if (i == 1) {
+			out->first_rd = na.rd;
+			out->second_rd = nb.rd;
+		}
+	}
+}

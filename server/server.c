@@ -32,6 +32,7 @@
 #include "limit.h"
 #include "lists.h"
 #include "log.h"
+#include "moderation.h"
 #include "server.h"
 #include "session.h"
 #include "signup.h"
@@ -80,6 +81,7 @@ struct server {
 	struct lists *lists;
 	struct tournaments *tournaments;
 	struct web *web;
+	struct moderation *moderation;	/* shutdown countdown, address bans */
 	int lock_fd;
 	struct conn_list conns, dirty, closed, holding;
 	struct backlog *backlog;	/* output queued on every connection */
@@ -134,6 +136,7 @@ struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
 struct signups *server_signups(struct server *srv) { return srv->signups; }
 struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
 struct audience *server_audience(struct server *srv) { return srv->audience; }
+struct moderation *server_moderation(struct server *srv) { return srv->moderation; }
 const struct config *server_config(const struct server *srv) { return srv->cfg; }
 int server_session_count(struct server *srv) { return srv->session_count; }
 bool server_stopping(const struct server *srv) { return srv->stopping; }
@@ -680,6 +683,11 @@ static void accept_conn(struct server *srv, evutil_socket_t fd, struct sockaddr 
 		refuse(fd, tls, "The server is shutting down.");
 		return;
 	}
+	if (moderation_address_banned(srv->moderation, addr)) {
+		log_info("refused %s: banned address", addr);
+		refuse(fd, tls, "Your address is banned from this server.");
+		return;
+	}
 	if ((int)srv->conns.count >= lim->clients) {
 		log_warn("refused %s: %d connections in all", addr, lim->clients);
 		refuse(fd, tls, "The server is full; please try again later.");
@@ -867,6 +875,11 @@ static void begin_shutdown(struct server *srv, const char *why)
 		srv->done = true;
 }
 
+void server_shutdown(struct server *srv, const char *why)
+{
+	begin_shutdown(srv, why);
+}
+
 /* One chessd per data directory: a second would corrupt nothing, but would
  * confuse everyone; the lock says so plainly. */
 static int lock_data_dir(struct server *srv, char *err, size_t errlen)
@@ -960,6 +973,8 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot start the password worker");
 		goto fail;
 	}
+	if (!(srv->moderation = moderation_new(srv, err, errlen)))
+		goto fail;
 	if (cfg->port && !(srv->plain = listen_on(srv, cfg->port, accept_plain, err, errlen)))
 		goto fail;
 	if (cfg->tls_port && !(srv->secure = listen_on(srv, cfg->tls_port, accept_tls, err, errlen)))
@@ -1039,6 +1054,7 @@ void server_free(struct server *srv)
 		srv->syncer = NULL;
 		db_set_deferred_sync(srv->db, false);
 	}
+	moderation_free(srv->moderation);
 	games_free(srv->games);
 	offers_free(srv->offers);
 	lists_free(srv->lists);

@@ -47,6 +47,8 @@ struct hasher *server_hasher(struct server *srv);
 struct signups *server_signups(struct server *srv);
 /* Every connection's pending output, for the server-wide budget. */
 struct backlog *server_backlog(struct server *srv);
+/* The shutdown countdown and address bans (moderation.h). */
+struct moderation *server_moderation(struct server *srv);
 const struct config *server_config(const struct server *srv);
 /* Who hears what: the sessions kept per kind of news (audience.h). */
 struct audience *server_audience(struct server *srv);
@@ -83,6 +85,8 @@ void server_unregister_session(struct server *srv, struct session *s);
 /* Calls fn for each logged-in session, in name order (for listings of everyone). */
 void server_each_session(struct server *srv, void (*fn)(struct session *s, void *arg), void *arg);
 int server_session_count(struct server *srv);
+/* Shuts down as on SIGTERM (games adjourned, everyone told, output drained). */
+void server_shutdown(struct server *srv, const char *why);
 /* Whether the server has begun to shut down. */
 bool server_stopping(const struct server *srv);
 int server_conn_count(struct server *srv);

@@ -23,6 +23,7 @@
 #include "limit.h"
 #include "lists.h"
 #include "log.h"
+#include "moderation.h"
 #include "password.h"
 #include "rating.h"
 #include "roster.h"
@@ -69,6 +70,7 @@ struct session {
 	int64_t user_id;		/* 0 for guests */
 	char reconnect_key[SESSION_KEY_LEN + 1];	/* a guest's, once it has sat down */
 	bool admin;
+	int admin_level;		/* 0 unless an admin */
 	bool computer;
 	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
 	bool registered;
@@ -81,6 +83,7 @@ struct session {
 	struct hasher_job *job;
 	void (*job_done)(struct session *s, int result, const char *hash);
 	char job_note[SESSION_NAME_MAX + 1];
+	int64_t job_account;		/* the account the job is about (asetpasswd), or 0 */
 	int registrations;		/* accounts asked for from this connection */
 	int64_t login_ms, active_ms;
 	struct var_values vars;
@@ -104,6 +107,7 @@ struct session {
 	struct match_terms last_terms;
 	struct game **observed;		/* allocated on the first observe */
 	int observed_count;
+	void (*secret)(struct session *s, char *line);	/* takes the next line, unechoed */
 	int64_t client_ms;		/* timeseal: client clock at the current line, -1 if none */
 	int64_t board_client_ms;	/* timeseal: client clock when the board putting us on move arrived */
 	int board_ping;			/* tag of the ping sent after that board */
@@ -546,6 +550,11 @@ const char *session_name(const struct session *s) { return s->name; }
 bool session_online(const struct session *s) { return s->state == S_ONLINE; }
 bool session_registered(const struct session *s) { return s->registered; }
 bool session_admin(const struct session *s) { return s->admin; }
+/* An admin whose level was never set (made one while online) counts as level 1. */
+int session_admin_level(const struct session *s)
+{
+	return !s->admin ? 0 : s->admin_level > 0 ? s->admin_level : 1;
+}
 int64_t session_user_id(const struct session *s) { return s->user_id; }
 struct conn *session_conn(const struct session *s) { return s->conn; }
 struct server *session_server(const struct session *s) { return s->srv; }
@@ -868,6 +877,7 @@ static void login_refuse(struct session *s, const char *fmt, ...)
 	conn_puts(s->conn, "\n\n");
 	s->user_id = 0;
 	s->registered = s->admin = s->computer = false;
+	s->admin_level = 0;
 	s->login->reclaiming = false;
 	OPENSSL_cleanse(s->reconnect_key, sizeof s->reconnect_key);
 	login_prompt(s);
@@ -879,6 +889,12 @@ static void login_complete(struct session *s)
 	struct session *old = server_find_session(s->srv, s->name);
 	struct db_user user;
 
+	/* A range banned after this connection was made. */
+	if (moderation_address_banned(server_moderation(s->srv), conn_address(s->conn))) {
+		conn_puts(s->conn, "\n**** Your address is banned from this server. ****\n");
+		conn_close(s->conn, "address banned");
+		return;
+	}
 	/* The account may have been deleted while its password was checked. */
 	if (s->user_id && (db_user_find(server_db(s->srv), s->name, &user) != 1 ||
 	    user.id != s->user_id)) {
@@ -935,6 +951,7 @@ static void login_complete(struct session *s)
 	conn_printf(s->conn, "**** Starting FICS session as %s%s ****\n\n", s->name, session_flags(s));
 	print_motd(s);
 	lists_login(s);
+	cmd_login_notices(s);
 	conn_puts(s->conn, "\n");
 	prompt(s);
 	/* A game that waited for this player goes on. */
@@ -992,6 +1009,7 @@ static void login_name(struct session *s, char *line)
 		snprintf(s->login->stored_hash, sizeof s->login->stored_hash, "%s", user.password);
 		s->user_id = user.id;
 		s->admin = user.admin;
+		s->admin_level = user.admin_level;
 		s->computer = user.computer;
 		conn_printf(s->conn,
 		    "\n\"%s\" is a registered name.  If it is yours, type the password.\n"
@@ -1087,6 +1105,9 @@ const char *session_job_note(const struct session *s)
 {
 	return s->job_note;
 }
+
+void session_set_job_account(struct session *s, int64_t user_id) { s->job_account = user_id; }
+int64_t session_job_account(const struct session *s) { return s->job_account; }
 
 static void verify_done(struct session *s, int result, const char *hash);
 
@@ -1201,6 +1222,7 @@ static void verify_done(struct session *s, int result, const char *hash)
 	}
 	s->user_id = 0;
 	s->admin = false;
+	s->admin_level = 0;
 	s->computer = false;
 	login_prompt(s);
 	conn_hold_input(s->conn, false);
@@ -1249,6 +1271,15 @@ void session_pong(struct session *s, int tag, int64_t client_ms)
 {
 	if (tag >= PING_BOARD && tag == s->board_ping)
 		s->board_client_ms = client_ms;
+}
+
+int64_t session_rtt_ms(struct session *s, bool *from_timeseal)
+{
+	int64_t rtt = conn_rtt_ms(s->conn, from_timeseal);
+
+	if (*from_timeseal)
+		send_ping(s, PING_LAG);		/* so that the next answer is fresh */
+	return rtt;
 }
 
 void session_board_sent(struct session *s)
@@ -1348,6 +1379,14 @@ void session_block_end(struct session *s)
 	s->block_code = -1;
 }
 
+void session_read_secret(struct session *s, const char *prompt_text,
+    void (*take)(struct session *s, char *line))
+{
+	s->secret = take;
+	conn_write_raw(s->conn, telnet_echo_off, sizeof telnet_echo_off);
+	session_printf(s, "%s", prompt_text);
+}
+
 void session_line(struct session *s, char *line, size_t len)
 {
 	(void)len;
@@ -1364,6 +1403,19 @@ void session_line(struct session *s, char *line, size_t len)
 		break;
 	case S_ONLINE:
 		s->active_ms = server_now_ms(s->srv);
+		if (s->secret) {
+			void (*take)(struct session *s, char *line) = s->secret;
+			s->secret = NULL;
+			conn_write_raw(s->conn, telnet_echo_on, sizeof telnet_echo_on);
+			conn_puts(s->conn, "\n");
+			s->in_command = true;
+			take(s, line);
+			s->in_command = false;
+			OPENSSL_cleanse(line, len);
+			if (s->state == S_ONLINE && !s->reply_deferred)
+				prompt(s);
+			break;
+		}
 		s->in_command = true;
 		if (session_var(s, IVAR_BLOCK))
 			run_numbered(s, line);
@@ -1376,7 +1428,7 @@ void session_line(struct session *s, char *line, size_t len)
 			conn_ping(s->conn, s->ping_due);
 			s->ping_due = 0;
 		}
-		if (s->state == S_ONLINE)
+		if (s->state == S_ONLINE && !s->secret)	/* a secret's prompt was the reply */
 			prompt(s);
 		break;
 	default:

@@ -42,6 +42,8 @@ void session_wake(struct session *s);
 void session_set_client_ms(struct session *s, int64_t client_ms);
 /* A ping came back: tag as given to conn_ping, client_ms when the client read the ping. */
 void session_pong(struct session *s, int tag, int64_t client_ms);
+/* The client's round trip (conn_rtt_ms); a timeseal client is pinged again for the next ask. */
+int64_t session_rtt_ms(struct session *s, bool *from_timeseal);
 /* A board putting s on move has just been queued: ping so the client stamps its arrival. */
 void session_board_sent(struct session *s);
 /*
@@ -102,6 +104,8 @@ void session_set_rating_text(struct session *s, enum clock_category c, const cha
 bool session_online(const struct session *s);
 bool session_registered(const struct session *s);
 bool session_admin(const struct session *s);
+/* An admin's level (0 for everyone else); an admin acts only on lower levels. */
+int session_admin_level(const struct session *s);
 int64_t session_user_id(const struct session *s);
 /*
  * The key that lets an unregistered player back into a seat after losing
@@ -150,6 +154,17 @@ void session_count_registration(struct session *s);
 /* A name the current or last password job is about (e.g. the one being registered). */
 void session_set_job_note(struct session *s, const char *note);
 const char *session_job_note(const struct session *s);
+/* The account (by id) the job is about, when it is someone else's. */
+void session_set_job_account(struct session *s, int64_t user_id);
+int64_t session_job_account(const struct session *s);
+
+/*
+ * The next line the user types is a secret (a password): it is not echoed
+ * (telnet), never run as a command nor logged, and goes to take, then is
+ * wiped.  prompt_text is printed as part of the current reply.
+ */
+void session_read_secret(struct session *s, const char *prompt_text,
+    void (*take)(struct session *s, char *line));
 
 /* The game this session plays, or NULL. */
 struct game *session_game(const struct session *s);

@@ -53,6 +53,21 @@ class Censor(ChessdTestCase):
         self.assertEqual(a.command("tell bob back"), b"(told bob)\n\rfics% ")
         b.expect(b"alice tells you: back")
 
+    def test_message_online_and_offline(self):
+        a, b = self.a, self.b
+        b.command("+censor alice")
+        self.assertEqual(a.command("message bob hello"),
+                         b'Player "bob" is censoring you.\n\rfics% ')
+        self.quiet(b, b"just sent you a message")
+        # Offline, bob's stored list still holds: nothing waits for him.
+        b.close()
+        self.assertEqual(a.command("message bob still there?"),
+                         b'Player "bob" is censoring you.\n\rfics% ')
+        self.assertIn(b"The following message was sent to bob:",
+                      self.c.command("message bob from carol"))
+        out = self.connect(self.srv).login("bob", PW)
+        self.assertIn(b"You have 1 message.", out)
+
     def test_an_admins_tell_reaches_a_censoring_player(self):
         self.srv.useradd("root", PW, admin=True)
         root = self.user(self.srv, "root", PW)

@@ -105,11 +105,37 @@ static void test_deleted_ids_not_reused(void **state)
 	assert_int_equal(last, 1);
 }
 
+/* assess: between equals a draw moves nobody and a win is the other's loss;
+ * against a stronger player a win gains more than a loss costs. */
+static void test_assess(void **state)
+{
+	struct rating a = { .value = glicko2_new() }, b = a;
+	struct rating_assessment as;
+
+	(void)state;
+	rating_assess(&a, &b, &as);
+	assert_int_equal(as.first[1], 0);
+	assert_int_equal(as.second[1], 0);
+	assert_true(as.first[0] > 0);
+	assert_int_equal(as.first[0], -as.first[2]);
+	assert_int_equal(as.first[0], -as.second[2]);
+	assert_int_equal(as.first[0], as.second[0]);
+	assert_true(as.first_rd < GLICKO2_DEFAULT_RD);
+	b.value.rating = 1900;
+	b.value.rd = 60;
+	rating_assess(&a, &b, &as);
+	assert_true(as.first[0] > -as.first[2]);
+	assert_true(as.first[1] > 0);
+	assert_true(as.second[1] < 0);
+	assert_true(as.second[0] < -as.second[2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rating_update_is_one_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deleted_ids_not_reused, setup, teardown),
+		cmocka_unit_test(test_assess),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
