@@ -269,7 +269,8 @@ static void show_channel(struct session *s, int channel)
 		return;
 	}
 	audience_each_member(srv, channel, collect_member, &m);
-	qsort(m.list, (size_t)m.count, sizeof *m.list, by_name);
+	if (m.count)
+		qsort(m.list, (size_t)m.count, sizeof *m.list, by_name);
 	session_printf(s, "Channel %d", channel);
 	if (name)
 		session_printf(s, " \"%s\"", name);
