@@ -61,6 +61,8 @@ class AudienceTest(GamesTestCase):
         # inchannel alone lists the occupied channels only
         out = self.cmd(talker, "inchannel")
         self.assertEqual(re.findall(rb"Channel (\d+)", out), [b"77"])
+        # an empty channel lists nobody (and, under UBSan, sorts nothing)
+        self.assertIn(b"Channel 78: (0 players)", self.cmd(talker, "inchannel 78"))
 
     def test_who_keeps_up_with_logins_and_logouts(self):
         srv = self.game_server()
