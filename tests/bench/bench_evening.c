@@ -84,10 +84,12 @@
 /* Connections logging in (or handshaking) at once. */
 #define IN_FLIGHT_MAX 200
 /* Set-up may take this long before the run counts as failed. */
-#define RAMP_MAX_S 600.0
+#define RAMP_MAX_S 1200.0
 /* A run fails when no move was delivered for this long after set-up. */
 #define STALL_TIMEOUT_S 30.0
 #define TICK_MS 100
+/* How often set-up says how far it is. */
+#define REPORT_EVERY_S 15.0
 #define LINE_MAX_BYTES 1024
 #define UNMATCHED_MAX 65536
 #define ERRORS_SHOWN 5
@@ -199,7 +201,7 @@ struct run {
 	bool tables_started;
 	double login_s;			/* how long the logins took */
 	enum stage stage;
-	double start_s, ramp_s, stage_s, last_delivery_s;
+	double start_s, ramp_s, stage_s, last_delivery_s, last_report_s;
 	uint64_t rng;
 	struct figures fig;
 	long errors, relogins;
@@ -213,7 +215,7 @@ struct result {
 	bool ran, ok;
 	struct config cfg;
 	struct figures fig;
-	double ramp_s, login_s;
+	double ramp_s, login_s, stop_s;
 	long errors;
 	int tls_count, log_issues;
 	char why[320];
@@ -1147,10 +1149,16 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
 			    "%.1f s later; warming up\n", r->cfg.connections, r->login_s, r->cfg.games,
 			    r->ramp_s - r->login_s);
 			r->stage_s = r->last_delivery_s = now;
-		} else if (now - r->start_s > RAMP_MAX_S) {
+		} else if (now - r->last_report_s >= REPORT_EVERY_S) {
+			r->last_report_s = now;
+			fprintf(stderr, "bench-evening: %.0f s: %d of %d set up (%d logging in), %d of %d "
+			    "games going\n", now - r->start_s, r->ready, r->cfg.connections, r->in_flight,
+			    r->tables_going, r->cfg.games);
+		}
+		if (r->stage == STAGE_RAMP && now - r->start_s > RAMP_MAX_S) {
 			snprintf(text, sizeof text, "%d of %d guests set up, %d of %d tables playing",
 			    r->ready, r->cfg.connections, r->tables_going, r->cfg.games);
-			run_break(r, "set-up not done after 600 s: %s", text);
+			run_break(r, "set-up not done after 1200 s: %s", text);
 		}
 	} else if (r->cfg.games && now - r->last_delivery_s > STALL_TIMEOUT_S) {
 		run_break(r, "no move delivered for 30 s%s", "");
@@ -1187,7 +1195,7 @@ static void run_measure(const struct config *cfg, struct result *res)
 	r.fig.rss0_kb = bench_server_rss_kb(r.server);
 	struct timeval tick = { 0, TICK_MS * 1000 };
 	event_add(r.tick, &tick);
-	r.start_s = bench_server_now_s();
+	r.start_s = r.last_report_s = bench_server_now_s();
 	while (r.started < cfg->connections && r.in_flight < IN_FLIGHT_MAX && !r.broken)
 		client_connect(&r, &r.clients[r.started++]);
 	if (!r.broken)
@@ -1206,7 +1214,8 @@ out:
 	if (r.tick)
 		event_free(r.tick);
 	run_free(&r);
-	if (bench_server_stop(r.server, NULL, how, sizeof how) < 0 && !bench_server_interrupted()) {
+	if (bench_server_stop(r.server, &res->stop_s, how, sizeof how) < 0 &&
+	    !bench_server_interrupted()) {
 		fprintf(stderr, "bench-evening: chessd on SIGTERM: %s\n", how);
 		res->ok = false;
 	}
@@ -1311,6 +1320,7 @@ static void print_table(struct result *res, int runs)
 	    (double)(x->fig.rss_kb - x->fig.rss0_kb) / x->cfg.connections);
 	ROW("generator CPU % of one core", "%.0f%%", 100 * x->fig.client_cpu_s / x->fig.wall_s);
 	ROW("observe races (game gone first)", "%ld", x->fig.observe_races);
+	ROW("chessd stop (adjourns every game) s", "%.1f", x->stop_s);
 	ROW("errors", "%ld", x->errors);
 #undef ROW
 }
@@ -1444,9 +1454,9 @@ int main(int argc, char **argv)
 	 * and each holds one end of every connection: each needs P and spares.
 	 */
 	if (bench_server_raise_fd_limit(cfg.connections) < 0) {
-		fprintf(stderr, "bench-evening: refusing %d connections: both chessd and the "
-		    "generator hold one descriptor per connection under the same hard limit\n",
-		    cfg.connections);
+		fprintf(stderr, "bench-evening: refusing %d connections: chessd and this generator "
+		    "are two processes, each under that hard limit, and each holds one end of every "
+		    "connection\n", cfg.connections);
 		return 2;
 	}
 	int runs = reference > 0 && reference < cfg.connections ? 2 : 1;

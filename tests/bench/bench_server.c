@@ -37,7 +37,8 @@
 /* Descriptors beyond the connections: listeners, logs, the database, pipes. */
 #define FD_SPARE 100
 #define READY_TIMEOUT_MS 20000
-#define STOP_TIMEOUT_MS 10000
+/* chessd adjourns every live game on SIGTERM: thousands take a while on a loaded machine. */
+#define STOP_TIMEOUT_MS 60000
 /* How often a start-up looks for the reference server's port. */
 #define PORT_POLL_MS 50
 #define LOG_ISSUES_SHOWN 3
