@@ -159,7 +159,6 @@ struct table {
 	int observer_count, observers_cap;
 	int number;			/* the game on now, 0 between games */
 	int games_played, target_ply, ready, ended, white;	/* white: players index, -1 unknown */
-	int seek_index;
 	bool aborting, over;
 	struct board board;		/* the position the side to move sees */
 	int board_ply;
@@ -469,7 +468,6 @@ static void table_start_game(struct table *t)
 	t->over = t->aborting = false;
 	t->sent_ply = 0;
 	memset(t->recent, 0, sizeof t->recent);
-	t->seek_index = 0;
 	t->target_ply = (int)(rng_next(&t->run->rng) % ABORT_ONE_IN) == 0 ? 1 :
 	    t->run->cfg.plies / 2 + (int)(rng_next(&t->run->rng) % (uint64_t)(t->run->cfg.plies + 1));
 	t->aborting = t->target_ply == 1;
@@ -611,8 +609,7 @@ static void on_game_line(struct client *c, const char *line)
 		c->watching = false;
 		return;
 	}
-	if (!t->over && !strstr(line, " resigns}") && !strstr(line, "aborted on move 1}"))
-		t->over = true;		/* a natural ending: mate, stalemate, a draw rule */
+	t->over = true;		/* planned, or by itself: mate, stalemate, a draw rule */
 	if (++t->ended < 2)
 		return;
 	if (measuring(r))
@@ -1311,10 +1308,10 @@ static void print_table(struct result *res, int runs)
 	ROW("server CPU user s, system s", "%.2f, %.2f", x->fig.user_s, x->fig.sys_s);
 	ROW("server CPU % of one core", "%.0f%%", 100 * (x->fig.user_s + x->fig.sys_s) /
 	    x->fig.wall_s);
-	ROW("server CPU per move us", "%.1f", cpu_per_move_us(x));
-	ROW("server CPU per idle conn-second us", "%.2f", x->cfg.idle ? (x->fig.user_s +
+	ROW("all server CPU per move us", "%.1f", cpu_per_move_us(x));
+	ROW("all server CPU per idle conn-s us", "%.2f", x->cfg.idle ? (x->fig.user_s +
 	    x->fig.sys_s) * 1e6 / ((double)x->cfg.idle * x->fig.wall_s) : 0);
-	ROW("server CPU per conn-second us", "%.2f", (x->fig.user_s + x->fig.sys_s) * 1e6 /
+	ROW("all server CPU per conn-s us", "%.2f", (x->fig.user_s + x->fig.sys_s) * 1e6 /
 	    ((double)x->cfg.connections * x->fig.wall_s));
 	ROW("server RSS MB, KB per connection", "%.1f, %.2f", (double)x->fig.rss_kb / 1024,
 	    (double)(x->fig.rss_kb - x->fig.rss0_kb) / x->cfg.connections);
