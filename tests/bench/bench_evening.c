@@ -196,7 +196,7 @@ struct run {
 	struct event *tick;
 	struct client *clients;
 	struct table *tables;
-	int started, in_flight, ready, tables_going;
+	int started, in_flight, ready, tables_going, tables_next;
 	bool tables_started;
 	double login_s;			/* how long the logins took */
 	enum stage stage;
@@ -450,6 +450,7 @@ static int style12_board(const struct style12 *s, struct board *b)
 /* --- tables --- */
 
 static void client_connect(struct run *r, struct client *c);
+static void tables_start_more(struct run *r);
 
 static struct client *table_mover(struct table *t)
 {
@@ -541,8 +542,10 @@ static void player_board(struct client *c, const struct style12 *s, const char *
 		for (int i = 0; i < t->observer_count; i++)
 			if (t->observers[i]->state == C_READY)
 				client_command(t->observers[i], K_OBSERVE, "observe %d", t->number);
-		if (t->games_played == 1)
+		if (t->games_played == 1) {
 			r->tables_going++;
+			tables_start_more(r);
+		}
 	}
 	if (s->game != t->number)
 		return;
@@ -679,6 +682,17 @@ static bool query_end_line(enum kind kind, const char *line)
 
 static void idle_schedule(struct client *c);
 
+/*
+ * First games, IN_FLIGHT_MAX tables at a time: thousands of seeks at once
+ * would flood the seek watchers beyond any evening (and chessd's output
+ * budget), where the steady state has a few hundred game starts a second.
+ */
+static void tables_start_more(struct run *r)
+{
+	while (r->tables_next < r->cfg.games && r->tables_next - r->tables_going < IN_FLIGHT_MAX)
+		table_start_game(&r->tables[r->tables_next++]);
+}
+
 static enum query query_of(int kind)
 {
 	return kind == K_WHO ? Q_WHO : kind == K_GAMES ? Q_GAMES : kind == K_SOUGHT ? Q_SOUGHT :
@@ -771,8 +785,7 @@ static void client_ready(struct client *c)
 		/* Everyone is in: the games begin (a server busy with them logs guests in slowly). */
 		r->tables_started = true;
 		r->login_s = bench_server_now_s() - r->start_s;
-		for (int g = 0; g < r->cfg.games; g++)
-			table_start_game(&r->tables[g]);
+		tables_start_more(r);
 	}
 	if (c->role == ROLE_OBSERVER) {
 		if (c->table->number)
