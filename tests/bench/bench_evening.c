@@ -20,8 +20,9 @@
  * guests act at exponential intervals with the given means per guest.
  * Everyone runs in block mode, so that every reply is framed and any text
  * the benchmark does not expect counts as an error.
- * The guests log in first (IN_FLIGHT_MAX at a time) and the games begin
- * once all are in.  After every table has its first game, a
+ * The guests log in first and the first games begin once all are in,
+ * IN_FLIGHT_MAX logins and first games at a time.  After every table has
+ * its first game, a
  * --warmup, then the --window is measured: moves offered (sent) and
  * delivered (boards the opponent read), move latency to the opponent and to
  * the last observer of the table, query latency (send to the block's end),
