@@ -5,7 +5,8 @@
  *   bench-conns [--chessd PATH] [--connections N] [--plain-only|--tls-only]
  * Each run starts a fresh server as a child, reads its VmRSS, opens N
  * connections over 127.0.0.1 (guests logged in for chessd, one line
- * answered for the bare server), lets it settle and reads VmRSS again.
+ * answered for the bare server), lets it settle for 10 s (a steady state,
+ * not the moment the last login ends) and reads VmRSS again.
  * Exit 0 when every run completed (targets are for reading), 1 when a run
  * failed (refused or dropped connections, a server that died), 2 on bad
  * arguments or when a server cannot be started.
@@ -37,7 +38,7 @@
 #define CONNECTIONS_MAX 500000
 /* Connections logging in (or handshaking) at once. */
 #define IN_FLIGHT_MAX 200
-#define SETTLE_MS 1000
+#define SETTLE_MS 10000
 /* A run fails when no connection made progress for this long. */
 #define STALL_TIMEOUT_MS 30000
 #define TICK_MS 100

@@ -4,16 +4,21 @@
  * bare libevent line-echo server driven over as many connections for as
  * long: the loopback ceiling of this machine.
  *   bench-games [--chessd PATH] [--games G] [--observers K] [--moves M]
- *               [--plain-only|--tls-only] [--seconds S]
+ *               [--window S] [--plain-only|--tls-only] [--seconds S]
  * Each phase starts a fresh chessd as a child (fresh data directory, limits
  * raised), logs in 2G + GK guests over 127.0.0.1, pairs them with "match"
  * and "accept" (60 minute clocks, so nobody flags) and lets the observers
  * observe.  Then every game plays M plies of random legal moves, chosen
  * with the rules core from each style 12 board, as fast as replies come;
- * the player to move after ply M resigns.  A move's latency runs from its
+ * the player to move after ply M resigns, and white challenges black again
+ * (the observers observe the new game) until the window of S seconds
+ * (--window, 10 by default) is over: a steady state, game starts included.
+ * --window 0 plays each game once instead, a burst.  A move's latency runs from its
  * send to the opponent reading the style 12 line that shows it, which the
  * server releases only after the move's COMMIT; an observer's from the same
- * send to the observer's read.  The phase stops by itself after S seconds.
+ * send to the observer's read.  The phase stops by itself after --seconds.
+ * The echo ratio is printed for reference: with every game always waiting
+ * on a reply, latency is games / throughput, for echo as for chessd.
  * Exit 0 when every run completed (targets are for reading), 1 when a run
  * failed or was cut off, 2 on bad arguments or a server that cannot start.
  */
@@ -51,6 +56,7 @@
 #define MOVES_DEFAULT 40
 #define MOVES_LIMIT 1000
 #define SECONDS_DEFAULT 120
+#define WINDOW_DEFAULT 10
 /* Connections logging in (or handshaking) at once. */
 #define IN_FLIGHT_MAX 200
 #define CLOCK_MINUTES 60
@@ -64,8 +70,6 @@
 #define LINE_MAX_BYTES 1024
 /* Input without a newline kept while waiting for one. */
 #define UNMATCHED_MAX 65536
-#define TARGET_RATIO 0.5
-#define TARGET_P99_MS 10.0
 #define TARGET_OBSERVER_P99_MS 20.0
 
 enum server_kind { SERVER_CHESSD, SERVER_ECHO };
@@ -104,6 +108,7 @@ struct table {
 	struct client *white, *black, *observers;
 	int number;			/* the server's game number, 0 until known */
 	int members_ready;
+	int members_ended;		/* window: of the game on now */
 	int sent_ply;			/* the last ply sent, 1-based */
 	int committed;			/* plies the opponent has seen */
 	bool resigning, ended;
@@ -125,6 +130,8 @@ struct run {
 	struct event *tick;
 	struct client *clients;
 	struct table *tables;
+	double window_s;		/* 0: each game once */
+	long games_ended, expected_done;	/* window: games over, their observer boards */
 	int n, started, in_flight, ready, tables_ready, done;
 	enum stage stage;
 	double start_s, ready_s, go_s, end_s, last_progress_s, deadline_s;
@@ -143,6 +150,7 @@ struct result {
 	double login_s, setup_s, wall_s;
 	long count;			/* plies committed, or echo round trips */
 	long deliveries, expected_deliveries, refused, natural_endings, games_ended;
+	long delivery_slack;		/* deliveries the end of a window may cut off */
 	double p50_ms, p99_ms, max_ms;
 	double obs_p50_ms, obs_p99_ms, obs_max_ms;
 	double server_cpu_s, client_cpu_s;
@@ -456,8 +464,13 @@ static void table_member_ready(struct client *c)
 	progress(r);
 	if (++t->members_ready < 2 + r->observers)
 		return;
-	if (++r->tables_ready == r->games)
+	if (r->stage == STAGE_PLAYING) {
+		struct board start;
+		board_start(&start);
+		play_random(t->white, &start, 1);	/* the table's next game */
+	} else if (++r->tables_ready == r->games) {
 		play_start(r);
+	}
 }
 
 /* Every table is set: read the server's CPU time, then every white moves. */
@@ -537,19 +550,44 @@ static void on_style12(struct client *c, const char *line)
 	play_random(c, &b, ply + 1);
 }
 
+/* Window: every member saw the end; white challenges black again. */
+static void table_restart(struct table *t)
+{
+	struct run *r = t->white->run;
+	char line[96];
+
+	r->expected_done += (long)t->committed * r->observers;
+	t->number = t->members_ready = t->members_ended = 0;
+	t->sent_ply = t->committed = 0;
+	t->resigning = t->ended = false;
+	memset(t->sent_s, 0, ((size_t)r->moves + 2) * sizeof *t->sent_s);
+	snprintf(line, sizeof line, "match %s %d 0 unrated white\n", t->black->login.name,
+	    CLOCK_MINUTES);
+	client_send(t->white, line);
+}
+
 static void on_game_end(struct client *c, const char *line)
 {
 	struct table *t = c->table;
+	struct run *r = c->run;
 	int number;
 
 	if (sscanf(line, "{Game %d ", &number) != 1 || number != t->number || c->state != C_PLAYING)
 		return;
 	if (!t->ended) {
 		t->ended = true;
+		r->games_ended++;
 		if (!strstr(line, " resigns}"))
-			c->run->natural_endings++;
+			r->natural_endings++;
 	}
-	client_done(c);
+	if (!r->window_s) {
+		client_done(c);
+		return;
+	}
+	c->state = C_PAIRING;
+	progress(r);
+	if (++t->members_ended == 2 + r->observers)
+		table_restart(t);
 }
 
 /* One line from chessd, without its line ending. */
@@ -716,6 +754,10 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
 		run_break(r, "interrupted by signal %s", text);
 	} else if (bench_server_exited(r->server, text, sizeof text)) {
 		run_break(r, "the server %s", text);
+	} else if (r->window_s && r->stage == STAGE_PLAYING && now - r->go_s >= r->window_s) {
+		r->end_s = now;
+		r->stage = STAGE_FINISHED;
+		event_base_loopbreak(r->base);
 	} else if (now >= r->deadline_s) {
 		r->capped = true;
 		r->end_s = now;
@@ -767,10 +809,12 @@ static void run_result(struct run *r, struct result *res)
 	res->deliveries = r->deliveries;
 	res->refused = r->refused;
 	res->natural_endings = r->natural_endings;
-	for (int g = 0; g < r->games && r->tables; g++) {
+	/* A window may end with a board on its way to the observers: at most one ply a table. */
+	res->expected_deliveries = r->expected_done;
+	for (int g = 0; g < r->games && r->tables; g++)
 		res->expected_deliveries += (long)r->tables[g].committed * r->observers;
-		res->games_ended += r->tables[g].ended;
-	}
+	res->games_ended = r->games_ended;
+	res->delivery_slack = r->window_s ? (long)r->games * r->observers : 0;
 	samples_summary(&r->moves_ms, &res->p50_ms, &res->p99_ms, &res->max_ms);
 	samples_summary(&r->observers_ms, &res->obs_p50_ms, &res->obs_p99_ms, &res->obs_max_ms);
 	res->ok = !r->broken && !r->capped && r->stage == STAGE_FINISHED && !r->refused;
@@ -787,10 +831,11 @@ static void run_result(struct run *r, struct result *res)
  * the server's CPU time, then close the clients and stop the server.
  */
 static void run_measure(enum server_kind kind, bool tls, const char *chessd, int games,
-    int observers, int moves, double cap_s, double echo_s, struct result *res)
+    int observers, int moves, double window_s, double cap_s, double echo_s, struct result *res)
 {
 	struct run r = { .kind = kind, .tls = tls, .games = games, .observers = observers,
-	    .moves = moves, .n = games * (2 + observers), .server = bench_server_new() };
+	    .moves = moves, .n = games * (2 + observers), .server = bench_server_new(),
+	    .window_s = kind == SERVER_CHESSD ? window_s : 0 };
 	char how[128];
 
 	memset(res, 0, sizeof *res);
@@ -857,7 +902,7 @@ out:
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench-games [--chessd PATH] [--games G] [--observers K] "
-	    "[--moves M] [--plain-only|--tls-only] [--seconds S]\n");
+	    "[--moves M] [--window S] [--plain-only|--tls-only] [--seconds S]\n");
 	return 2;
 }
 
@@ -923,14 +968,14 @@ static const char *verdict(bool have, bool met)
 	return !have ? "-" : met ? "met" : "MISSED";
 }
 
+/* The echo ratio is a reference (CPU per move against CPU per round trip), not a target. */
 static void print_summary(const char *phase, const struct result *ours, const struct result *echo,
-    int games, int observers)
+    int observers)
 {
 	double moves_s = ours->wall_s > 0 ? (double)ours->count / ours->wall_s : -1;
 	double echo_s = echo->wall_s > 0 && echo->count ? (double)echo->count / echo->wall_s : -1;
 	double ratio = moves_s > 0 && echo_s > 0 ? moves_s / echo_s : -1;
 	char m[24] = "failed", e[24] = "failed", q[16] = "-", p[16];
-	bool at_load = games == 1000 && observers == 0, at_fanout = games == 1 && observers == 1000;
 
 	if (moves_s > 0)
 		snprintf(m, sizeof m, "%.0f", moves_s);
@@ -938,22 +983,20 @@ static void print_summary(const char *phase, const struct result *ours, const st
 		snprintf(e, sizeof e, "%.0f", echo_s);
 	if (ratio > 0)
 		snprintf(q, sizeof q, "%.3f", ratio);
-	printf("%-6s %12s %12s %8s %10s   ratio >= %.2f: %-6s p99 <= %.0f ms: %-6s", phase, m, e, q,
-	    ms_text(ours->p99_ms, p, sizeof p), TARGET_RATIO, verdict(ratio > 0, ratio >= TARGET_RATIO),
-	    TARGET_P99_MS, verdict(ours->p99_ms >= 0, ours->p99_ms <= TARGET_P99_MS));
+	printf("%-6s %12s %12s %8s %10s", phase, m, e, q, ms_text(ours->p99_ms, p, sizeof p));
 	if (observers)
-		printf(" observer p99 <= %.0f ms: %s", TARGET_OBSERVER_P99_MS,
-		    verdict(ours->obs_p99_ms >= 0 && ours->deliveries == ours->expected_deliveries,
+		printf("   observer p99 <= %.0f ms: %s", TARGET_OBSERVER_P99_MS,
+		    verdict(ours->obs_p99_ms >= 0 &&
+		    ours->deliveries + ours->delivery_slack >= ours->expected_deliveries,
 		    ours->obs_p99_ms <= TARGET_OBSERVER_P99_MS));
-	printf("%s\n", at_load ? "" : at_fanout ? "  (ratio and p99 targets are for G=1000, K=0)" :
-	    "  (targets are for G=1000 K=0 and G=1 K=1000)");
+	printf("\n");
 }
 
 int main(int argc, char **argv)
 {
 	char chessd[PATH_MAX];
 	long games = GAMES_DEFAULT, observers = OBSERVERS_DEFAULT, moves = MOVES_DEFAULT;
-	long seconds = SECONDS_DEFAULT;
+	long seconds = SECONDS_DEFAULT, window = WINDOW_DEFAULT;
 	bool plain = true, tls = true;
 
 	bench_server_init("bench-games");
@@ -971,6 +1014,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(arg, "--moves") && val && parse_count(val, 1, MOVES_LIMIT, &moves)) {
 			i++;
 		} else if (!strcmp(arg, "--seconds") && val && parse_count(val, 1, 86400, &seconds)) {
+			i++;
+		} else if (!strcmp(arg, "--window") && val && parse_count(val, 0, 86400, &window)) {
 			i++;
 		} else if (!strcmp(arg, "--plain-only") && tls && plain) {
 			tls = false;
@@ -993,8 +1038,14 @@ int main(int argc, char **argv)
 	if (bench_server_raise_fd_limit((int)conns) < 0)
 		return 2;
 
-	printf("bench-games: %ld games x %ld plies, %ld observers per game: %ld connections over "
-	    "127.0.0.1 per run, cap %ld s per run\n", games, moves, observers, conns, seconds);
+	if (window)
+		printf("bench-games: %ld games of %ld plies, one after another for a %ld s window, "
+		    "%ld observers per game: %ld connections over 127.0.0.1 per run, cap %ld s per "
+		    "run\n", games, moves, window, observers, conns, seconds);
+	else
+		printf("bench-games: %ld games x %ld plies once (a burst), %ld observers per game: "
+		    "%ld connections over 127.0.0.1 per run, cap %ld s per run\n", games, moves,
+		    observers, conns, seconds);
 	printf("chessd: %s; data in %s (%s), SQLite WAL synchronous=FULL\n", chessd, bench_server_temp_parent(),
 	    fs_name(bench_server_temp_parent()));
 	printf("echo:   libevent %s line echo, %s; %ld CPUs online\n", event_get_version(),
@@ -1007,7 +1058,7 @@ int main(int argc, char **argv)
 		if (!(t ? tls : plain))
 			continue;
 		run_measure(SERVER_CHESSD, t, chessd, (int)games, (int)observers, (int)moves,
-		    (double)seconds, 0, &res[t][0]);
+		    (double)window, (double)seconds, 0, &res[t][0]);
 		if (!res[t][0].wall_s && !bench_server_interrupted() &&
 		    strstr(res[t][0].why, "before it listened")) {
 			fprintf(stderr, "bench-games: %s\n", res[t][0].why);
@@ -1016,7 +1067,7 @@ int main(int argc, char **argv)
 		double echo_s = res[t][0].wall_s > ECHO_MIN_S ? res[t][0].wall_s : ECHO_MIN_S;
 		if (!bench_server_interrupted())
 			run_measure(SERVER_ECHO, t, chessd, (int)games, (int)observers, (int)moves,
-			    (double)seconds + echo_s, echo_s, &res[t][1]);
+			    0, (double)seconds + echo_s, echo_s, &res[t][1]);
 	}
 	if (bench_server_interrupted()) {
 		fprintf(stderr, "bench-games: interrupted\n");
@@ -1035,8 +1086,8 @@ int main(int argc, char **argv)
 	for (int t = 0; t < 2; t++) {
 		const struct result *x = &res[t][0];
 		if (x->ran && x->wall_s > 0)
-			printf("%-6s games ended %ld of %ld (%ld by themselves), moves refused %ld\n",
-			    t ? "TLS" : "plain", x->games_ended, games, x->natural_endings, x->refused);
+			printf("%-6s games ended %ld (%ld by themselves), moves refused %ld\n",
+			    t ? "TLS" : "plain", x->games_ended, x->natural_endings, x->refused);
 	}
 	if (observers) {
 		printf("\n%-6s %12s %12s %14s %8s %8s %8s\n", "phase", "deliveries", "expected",
@@ -1045,12 +1096,11 @@ int main(int argc, char **argv)
 			print_observers(t ? "TLS" : "plain", &res[t][0]);
 		printf("observer latency: the mover's send to the observer's receipt of the board\n");
 	}
-	printf("\n%-6s %12s %12s %8s %10s   targets\n", "phase", "moves/s", "echo rt/s",
+	printf("\n%-6s %12s %12s %8s %10s\n", "phase", "moves/s", "echo rt/s",
 	    "ratio", "p99 ms");
 	for (int t = 0; t < 2; t++)
 		if (res[t][0].ran)
-			print_summary(t ? "TLS" : "plain", &res[t][0], &res[t][1], (int)games,
-			    (int)observers);
+			print_summary(t ? "TLS" : "plain", &res[t][0], &res[t][1], (int)observers);
 
 	int status = 0;
 	for (int t = 0; t < 2; t++)

@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,7 +37,8 @@
 /* Descriptors beyond the connections: listeners, logs, the database, pipes. */
 #define FD_SPARE 100
 #define READY_TIMEOUT_MS 20000
-#define STOP_TIMEOUT_MS 10000
+/* chessd adjourns every live game on SIGTERM: thousands take a while on a loaded machine. */
+#define STOP_TIMEOUT_MS 60000
 /* How often a start-up looks for the reference server's port. */
 #define PORT_POLL_MS 50
 #define LOG_ISSUES_SHOWN 3
@@ -47,6 +50,8 @@ struct bench_server {
 	char dir[PATH_MAX];		/* chessd's scratch directory, "" for none */
 	char log_path[PATH_MAX + 16];	/* chessd's output, "" for none */
 	int port;			/* the one the benchmark connects to */
+	int plain_port, tls_port;	/* chessd's two, -1 for the reference server */
+	char config_extra[1024];	/* lines appended to chessd's configuration */
 	struct event_base *base;	/* the benchmark's loop */
 	SSL_CTX *client_tls;		/* NULL for plain */
 	struct bufferevent **conns;	/* the benchmark's connections */
@@ -327,7 +332,7 @@ struct bench_server *bench_server_new(void)
 		exit(2);
 	}
 	s->pid = -1;
-	s->port = -1;
+	s->port = s->plain_port = s->tls_port = -1;
 	current = s;
 	return s;
 }
@@ -351,7 +356,8 @@ static int client_tls_make(struct bench_server *s, char *why, size_t whylen)
 }
 
 /* Writes chessd's configuration: clients from one address, as fast as they like. */
-static int write_config(const char *path, int clients, char *why, size_t whylen)
+static int write_config(const char *path, int clients, const char *extra, char *why,
+    size_t whylen)
 {
 	FILE *f = fopen(path, "w");
 
@@ -369,8 +375,9 @@ static int write_config(const char *path, int clients, char *why, size_t whylen)
 	    "login_ms = 3600000\n"
 	    "unauth_idle_ms = 3600000\n"
 	    "http_port = 0\n"		/* no web listeners to collide on their fixed ports */
-	    "https_port = 0\n", clients + FD_SPARE,
-	    clients + FD_SPARE);
+	    "https_port = 0\n"
+	    "%s", clients + FD_SPARE,
+	    clients + FD_SPARE, extra);
 	if (fclose(f) == EOF) {
 		snprintf(why, whylen, "cannot write %.150s: %s", path, strerror(errno));
 		return -1;
@@ -428,7 +435,7 @@ int bench_server_start_chessd(struct bench_server *s, const char *chessd, int cl
 	snprintf(conf, sizeof conf, "%s/chessd.conf", s->dir);
 	snprintf(data, sizeof data, "%s/data", s->dir);
 	snprintf(s->log_path, sizeof s->log_path, "%s/chessd.log", s->dir);
-	if (write_config(conf, clients, why, whylen) < 0)
+	if (write_config(conf, clients, s->config_extra, why, whylen) < 0)
 		return -1;
 	int port = free_port(), tls_port = free_port();
 	if (port < 0 || tls_port < 0 || port == tls_port) {
@@ -436,6 +443,8 @@ int bench_server_start_chessd(struct bench_server *s, const char *chessd, int cl
 		return -1;
 	}
 	s->port = tls ? tls_port : port;
+	s->plain_port = port;
+	s->tls_port = tls_port;
 	snprintf(ports[0], sizeof ports[0], "%d", port);
 	snprintf(ports[1], sizeof ports[1], "%d", tls_port);
 	int log_fd = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -453,7 +462,7 @@ int bench_server_start_chessd(struct bench_server *s, const char *chessd, int cl
 	}
 	if (chessd_wait(s, ready, why, whylen) < 0)
 		return -1;
-	return tls ? client_tls_make(s, why, whylen) : 0;
+	return client_tls_make(s, why, whylen);
 }
 
 /*
@@ -690,6 +699,22 @@ int bench_server_start_reference(struct bench_server *s, enum bench_reply reply,
 	return tls ? client_tls_make(s, why, whylen) : 0;
 }
 
+/* Room for one more of the benchmark's connections; -1 (and why) when there is none. */
+static int conns_reserve(struct bench_server *s, char *why, size_t whylen)
+{
+	if (s->conns_count < s->conns_cap)
+		return 0;
+	size_t cap = s->conns_cap ? s->conns_cap * 2 : 1024;
+	struct bufferevent **grown = realloc(s->conns, cap * sizeof *grown);
+	if (!grown) {
+		snprintf(why, whylen, "out of memory for the connections");
+		return -1;
+	}
+	s->conns = grown;
+	s->conns_cap = cap;
+	return 0;
+}
+
 /*
  * Opens one more connection to the server, TLS if it was started so, on
  * the benchmark's loop with these callbacks.  The server keeps it and
@@ -701,18 +726,10 @@ struct bufferevent *bench_server_connect(struct bench_server *s, bufferevent_dat
 	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	    .sin_port = htons((uint16_t)s->port) };
 
-	if (s->conns_count == s->conns_cap) {
-		size_t cap = s->conns_cap ? s->conns_cap * 2 : 1024;
-		struct bufferevent **grown = realloc(s->conns, cap * sizeof *grown);
-		if (!grown) {
-			snprintf(why, whylen, "out of memory for the connections");
-			return NULL;
-		}
-		s->conns = grown;
-		s->conns_cap = cap;
-	}
-	struct bufferevent *bev = connection_new(s->base, -1, s->client_tls,
-	    BUFFEREVENT_SSL_CONNECTING);
+	if (conns_reserve(s, why, whylen) < 0)
+		return NULL;
+	struct bufferevent *bev = connection_new(s->base, -1, s->port == s->tls_port ||
+	    s->plain_port < 0 ? s->client_tls : NULL, BUFFEREVENT_SSL_CONNECTING);
 	if (!bev) {
 		snprintf(why, whylen, "cannot create a bufferevent");
 		return NULL;
@@ -725,6 +742,75 @@ struct bufferevent *bench_server_connect(struct bench_server *s, bufferevent_dat
 		return NULL;
 	}
 	return bev;
+}
+
+/*
+ * chessd only: a connection from the loopback address `source` (another
+ * address of 127.0.0.0/8, so that per-address limits and tables see
+ * several clients' addresses) to the plain or the TLS port, with
+ * TCP_NODELAY.  The socket's own connect is under way when it returns, so
+ * no BEV_EVENT_CONNECTED comes: the server's first bytes say it is up.
+ * NULL (and why) when it cannot start.
+ */
+struct bufferevent *bench_server_connect_from(struct bench_server *s, const char *source,
+    bool tls, bufferevent_data_cb read_cb, bufferevent_event_cb event_cb, void *arg, char *why,
+    size_t whylen)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	    .sin_port = htons((uint16_t)(tls ? s->tls_port : s->plain_port)) };
+	struct sockaddr_in from = { .sin_family = AF_INET };
+	int one = 1;
+
+	if (s->plain_port < 0 || inet_pton(AF_INET, source, &from.sin_addr) != 1) {
+		snprintf(why, whylen, "no chessd to connect to from %.40s", source);
+		return NULL;
+	}
+	if (conns_reserve(s, why, whylen) < 0)
+		return NULL;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snprintf(why, whylen, "socket: %s", strerror(errno));
+		return NULL;
+	}
+	/* The port is picked at connect, per destination: the range is not spent per address. */
+	setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	if (bind(fd, (struct sockaddr *)&from, sizeof from) < 0 ||
+	    (connect(fd, (struct sockaddr *)&to, sizeof to) < 0 && errno != EINPROGRESS)) {
+		snprintf(why, whylen, "connect from %.40s: %s", source, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	struct bufferevent *bev = connection_new(s->base, fd, tls ? s->client_tls : NULL,
+	    BUFFEREVENT_SSL_CONNECTING);
+	if (!bev) {
+		snprintf(why, whylen, "cannot create a bufferevent");
+		close(fd);
+		return NULL;
+	}
+	s->conns[s->conns_count++] = bev;
+	bufferevent_setcb(bev, read_cb, NULL, event_cb, arg);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	return bev;
+}
+
+/* Closes one of the benchmark's connections before the others (a client that leaves). */
+void bench_server_close(struct bench_server *s, struct bufferevent *bev)
+{
+	for (size_t i = 0; i < s->conns_count; i++)
+		if (s->conns[i] == bev) {
+			s->conns[i] = s->conns[--s->conns_count];
+			bufferevent_free(bev);
+			return;
+		}
+}
+
+/* Lines appended to chessd's configuration at its next start (a benchmark's own limits). */
+void bench_server_config_add(struct bench_server *s, const char *lines)
+{
+	size_t have = strlen(s->config_extra);
+
+	snprintf(s->config_extra + have, sizeof s->config_extra - have, "%s", lines);
 }
 
 /* Closes the benchmark's connections. */
@@ -786,6 +872,14 @@ int bench_server_open_fds(const struct bench_server *s)
 /* User plus system CPU seconds the server has used, from /proc/PID/stat; -1 if unknown. */
 double bench_server_cpu_s(const struct bench_server *s)
 {
+	double user, sys;
+
+	return bench_server_cpu_split(s, &user, &sys) < 0 ? -1 : user + sys;
+}
+
+/* The server's user and system CPU seconds, from /proc/PID/stat; -1 if unknown. */
+int bench_server_cpu_split(const struct bench_server *s, double *user_s, double *sys_s)
+{
 	char path[64], buf[1024];
 	unsigned long long user, sys;
 
@@ -803,7 +897,9 @@ double bench_server_cpu_s(const struct bench_server *s)
 	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
 	    &user, &sys) != 2)
 		return -1;
-	return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
+	*user_s = (double)user / (double)sysconf(_SC_CLK_TCK);
+	*sys_s = (double)sys / (double)sysconf(_SC_CLK_TCK);
+	return 0;
 }
 
 /*

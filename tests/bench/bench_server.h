@@ -61,10 +61,16 @@ int bench_server_start_reference(struct bench_server *s, enum bench_reply reply,
 int bench_server_serve(enum bench_reply reply, bool tls, int port_fd);
 struct bufferevent *bench_server_connect(struct bench_server *s, bufferevent_data_cb read_cb,
     bufferevent_event_cb event_cb, void *arg, char *why, size_t whylen);
+struct bufferevent *bench_server_connect_from(struct bench_server *s, const char *source,
+    bool tls, bufferevent_data_cb read_cb, bufferevent_event_cb event_cb, void *arg, char *why,
+    size_t whylen);
+void bench_server_close(struct bench_server *s, struct bufferevent *bev);
+void bench_server_config_add(struct bench_server *s, const char *lines);
 bool bench_server_exited(struct bench_server *s, char *how, size_t howlen);
 long bench_server_rss_kb(const struct bench_server *s);
 int bench_server_open_fds(const struct bench_server *s);
 double bench_server_cpu_s(const struct bench_server *s);
+int bench_server_cpu_split(const struct bench_server *s, double *user_s, double *sys_s);
 int bench_server_stop(struct bench_server *s, double *took_s, char *how, size_t howlen);
 void bench_server_kill(struct bench_server *s);
 int bench_server_log_issues(const struct bench_server *s, const char *label);
