@@ -8,6 +8,7 @@
 #include "db.h"
 #include "limit.h"
 #include "lists.h"
+#include "moderation.h"
 #include "server.h"
 #include "session.h"
 
@@ -71,11 +72,16 @@ static int public_has(struct server *srv, enum list_kind k, const struct member 
 	return k == LIST_ADMIN ? user.admin : user.computer;
 }
 
-/* Stores a public list change, then applies it to the member's session if online. */
-static int public_set(struct server *srv, enum list_kind k, const struct member *m, bool on)
+/*
+ * Stores a public list change with its admin log entry, then applies it to
+ * the member's session if online.
+ */
+static int public_set(struct session *admin, enum list_kind k, const struct member *m, bool on)
 {
-	struct db *db = server_db(srv);
+	struct db *db = server_db(session_server(admin));
 	int rc;
+
+	db_commit_earlier(db);
 
 	if (k == LIST_ADMIN)
 		rc = db_user_set_admin(db, m->name, on) == 1 ? 0 : -1;
@@ -83,8 +89,12 @@ static int public_set(struct server *srv, enum list_kind k, const struct member 
 		rc = db_user_set_computer(db, m->name, on) == 1 ? 0 : -1;
 	else
 		rc = db_list_set(db, 0, lists_name(k), m->id, on);
-	if (rc < 0 || db_commit_now(db) < 0)
+	if (rc == 0)
+		moderation_log(admin, on ? "addlist" : "sublist", m->id, m->name, lists_name(k));
+	if (rc < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
 		return -1;
+	}
 	if (m->online && k == LIST_ADMIN)
 		session_set_admin(m->online, on);
 	else if (m->online && k == LIST_COMPUTER)
@@ -99,6 +109,20 @@ static void change_public(struct session *s, enum list_kind k, const char *name,
 
 	if (!find_member(s, name, true, &m))
 		return;
+	/*
+	 * Muzzling or banning is acting against someone, as nuke is: only on
+	 * lower admin levels.  The role lists (admin, td, computer) may not
+	 * touch a higher level.
+	 */
+	struct db_user user;
+	bool against = k == LIST_MUZZLE || k == LIST_CMUZZLE || k == LIST_BAN;
+	if (db_user_find(server_db(srv), m.name, &user) == 1 && user.id == m.id &&
+	    user.admin_level > 0 && (against ? !moderation_outranks(s, user.admin_level) :
+	    user.admin_level > session_admin_level(s))) {
+		session_printf(s, "You need a higher adminlevel to change %s's place on the %s list.\n",
+		    m.name, lists_name(k));
+		return;
+	}
 	int now = public_has(srv, k, &m);
 	if (now < 0) {
 		session_printf(s, "The %s list could not be read; nothing changed.\n", lists_name(k));
@@ -112,7 +136,7 @@ static void change_public(struct session *s, enum list_kind k, const char *name,
 		session_printf(s, "[%s] is not in the %s list.\n", m.name, lists_name(k));
 		return;
 	}
-	if (public_set(srv, k, &m, add) < 0) {
+	if (public_set(s, k, &m, add) < 0) {
 		session_printf(s, "The %s list could not be saved; nothing changed.\n", lists_name(k));
 		return;
 	}
