@@ -218,21 +218,30 @@ static void cmd_nuke(struct session *s, const struct cmd_args *a)
 	session_printf(s, "Please leave a comment explaining why %s was nuked.\n", name);
 }
 
+/* The account comments are about: registered; false after the line saying why. */
+static bool find_commentable(struct session *s, const char *name, struct db_user *u)
+{
+	struct server *srv = session_server(s);
+
+	if (db_user_find(server_db(srv), name, u) > 0)
+		return true;
+	struct session *p = server_find_session(srv, name);
+	if (p)
+		session_printf(s, "Player \"%s\" is unregistered and cannot have comments.\n",
+		    session_name(p));
+	else
+		session_printf(s, "There is no player matching the name %s.\n", name);
+	return false;
+}
+
 static void cmd_addcomment(struct session *s, const struct cmd_args *a)
 {
 	struct server *srv = session_server(s);
 	struct db *db = server_db(srv);
 	struct db_user u;
 
-	if (db_user_find(db, a->argv[0], &u) <= 0) {
-		struct session *p = server_find_session(srv, a->argv[0]);
-		if (p)
-			session_printf(s, "Player \"%s\" is unregistered and cannot have comments.\n",
-			    session_name(p));
-		else
-			session_printf(s, "There is no player matching the name %s.\n", a->argv[0]);
+	if (!find_commentable(s, a->argv[0], &u))
 		return;
-	}
 	if (!moderation_outranks(s, u.admin_level)) {
 		session_printf(s, "You need a higher adminlevel to comment on %s.\n", u.name);
 		return;
@@ -274,15 +283,8 @@ static void cmd_showcomment(struct session *s, const struct cmd_args *a)
 	struct db_user u;
 	struct comment_list l = { s, 0 };
 
-	if (db_user_find(server_db(srv), a->argv[0], &u) <= 0) {
-		struct session *p = server_find_session(srv, a->argv[0]);
-		if (p)
-			session_printf(s, "Player \"%s\" is unregistered and cannot have comments.\n",
-			    session_name(p));
-		else
-			session_printf(s, "There is no player matching the name %s.\n", a->argv[0]);
+	if (!find_commentable(s, a->argv[0], &u))
 		return;
-	}
 	db_comment_each(server_db(srv), u.id, comment_line, &l);
 	if (!l.shown)
 		session_printf(s, "There are no comments to show for %s.\n", u.name);

@@ -89,6 +89,7 @@ static void end_game_forced(struct game *g, enum result r, const char *reason,
     enum game_termination termination, enum game_status status);
 static int finish_game(struct game *g, enum result r, const char *reason);
 static int adjourn_now(struct game *g, const char *reason);
+static void note_last_move(struct game *g);
 
 /* --- registry --- */
 
@@ -1589,21 +1590,7 @@ static void take_back(struct game *g, int n)
 		return;
 	}
 	position_free(before);
-	/* The last move's verbose form and double-push file, from the board before it. */
-	g->last_dpp = -1;
-	strcpy(g->last_verbose, "none");
-	if (plies > 0) {
-		struct position *copy = position_copy(g->pos);
-		if (copy && position_undo(copy, 1) == 0) {
-			move last = position_move_at(g->pos, plies - 1);
-			const struct board *b = position_board(copy);
-			move_format_verbose(b, last, g->last_verbose);
-			if (piece_type_of(b->squares[move_from(last)]) == PAWN &&
-			    (move_from(last) ^ move_to(last)) == 16)
-				g->last_dpp = square_file(move_from(last));
-		}
-		position_free(copy);
-	}
+	note_last_move(g);
 	g->offers[WHITE] = g->offers[BLACK] = 0;
 	g->turn_started_ms = server_now_ms(g->srv);
 	broadcast_board(g);
@@ -1883,7 +1870,7 @@ static void examined_clocks(struct game *g)
 }
 
 /* The last move's verbose form and double-push file, from the board before it. */
-static void examined_last_move(struct game *g)
+static void note_last_move(struct game *g)
 {
 	int plies = position_ply_count(g->pos);
 
@@ -1946,7 +1933,7 @@ int game_examined_reset(struct game *g, const char *fen, char *err, size_t errle
 		return -1;
 	position_free(g->pos);
 	g->pos = pos;
-	examined_last_move(g);
+	note_last_move(g);
 	examined_clocks(g);
 	return 0;
 }
@@ -1974,7 +1961,7 @@ int game_examined_play(struct game *g, move m, int64_t time_ms, int64_t clock_ms
 void game_examined_undo(struct game *g, int plies)
 {
 	position_undo(g->pos, plies);
-	examined_last_move(g);
+	note_last_move(g);
 	examined_clocks(g);
 }
 
