@@ -53,6 +53,7 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 
+#include "bench_samples.h"
 #include "bench_server.h"
 #include "bench_style12.h"
 #include "board.h"
@@ -169,11 +170,6 @@ struct table {
 	struct event *think;
 };
 
-struct samples {
-	float *ms;
-	size_t count, cap;
-};
-
 struct figures {
 	long offered, delivered, games_started, games_ended, observer_deliveries;
 	long queries[QUERIES], observe_races;
@@ -264,44 +260,6 @@ static struct timeval timeval_of(double s)
 	struct timeval tv = { (time_t)s, (suseconds_t)((s - floor(s)) * 1e6) };
 
 	return tv;
-}
-
-static void samples_add(struct samples *s, double ms)
-{
-	if (s->count == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		float *grown = realloc(s->ms, cap * sizeof *grown);
-		if (!grown)
-			return;		/* a lost sample, not a lost run */
-		s->ms = grown;
-		s->cap = cap;
-	}
-	s->ms[s->count++] = (float)ms;
-}
-
-static int float_cmp(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nearest-rank 50th and 99th percentiles and the maximum; -1 without samples. */
-static void samples_summary(struct samples *s, double *p50, double *p99, double *max)
-{
-	*p50 = *p99 = *max = -1;
-	if (!s->count)
-		return;
-	qsort(s->ms, s->count, sizeof *s->ms, float_cmp);
-	*p50 = s->ms[(size_t)ceil(0.50 * (double)s->count) - 1];
-	*p99 = s->ms[(size_t)ceil(0.99 * (double)s->count) - 1];
-	*max = s->ms[s->count - 1];
-}
-
-static void samples_free(struct samples *s)
-{
-	free(s->ms);
-	memset(s, 0, sizeof *s);
 }
 
 static void figures_free(struct figures *f)

@@ -45,6 +45,7 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 
+#include "bench_samples.h"
 #include "bench_server.h"
 #include "bench_style12.h"
 #include "board.h"
@@ -117,11 +118,6 @@ struct table {
 };
 
 /* Latencies in milliseconds. */
-struct samples {
-	float *ms;
-	size_t count, cap;
-};
-
 struct run {
 	enum server_kind kind;
 	bool tls;
@@ -184,48 +180,6 @@ static const char *fs_name(const char *dir)
 		if ((long)st.f_type == known[i].magic)
 			return known[i].name;
 	return "other";
-}
-
-/* --- samples --- */
-
-static void samples_add(struct samples *s, double ms)
-{
-	if (s->count == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		float *grown = realloc(s->ms, cap * sizeof *grown);
-		if (!grown)
-			return;		/* a lost sample, not a lost run */
-		s->ms = grown;
-		s->cap = cap;
-	}
-	s->ms[s->count++] = (float)ms;
-}
-
-static int float_cmp(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts the samples and reads the nearest-rank 50th and 99th percentiles and the maximum. */
-static void samples_summary(struct samples *s, double *p50, double *p99, double *max)
-{
-	*p50 = *p99 = *max = -1;
-	if (!s->count)
-		return;
-	qsort(s->ms, s->count, sizeof *s->ms, float_cmp);
-	size_t i50 = (size_t)ceil(0.50 * (double)s->count) - 1;
-	size_t i99 = (size_t)ceil(0.99 * (double)s->count) - 1;
-	*p50 = s->ms[i50];
-	*p99 = s->ms[i99];
-	*max = s->ms[s->count - 1];
-}
-
-static void samples_free(struct samples *s)
-{
-	free(s->ms);
-	memset(s, 0, sizeof *s);
 }
 
 /* --- the clients --- */
