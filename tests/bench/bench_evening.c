@@ -93,7 +93,6 @@
 #define TICK_MS 100
 /* How often set-up says how far it is. */
 #define REPORT_EVERY_S 15.0
-#define LINE_MAX_BYTES 1024
 #define UNMATCHED_MAX 65536
 #define ERRORS_SHOWN 5
 /* A block id is a sequence number times KIND_SPAN plus what the command was. */
@@ -726,28 +725,21 @@ static void client_raw_line(struct client *c, char *line)
 	}
 }
 
+static bool client_open(void *arg)
+{
+	struct client *c = arg;
+
+	return c->state != C_CLOSED && !c->run->broken;
+}
+
+static void line_to_client_raw_line(void *arg, char *line)
+{
+	client_raw_line(arg, line);
+}
+
 static void client_lines(struct client *c, struct evbuffer *in)
 {
-	size_t len = evbuffer_get_length(in), off = 0;
-	char line[LINE_MAX_BYTES];
-
-	if (!len)
-		return;
-	const char *data = (const char *)evbuffer_pullup(in, -1);
-	while (off < len && c->state != C_CLOSED && !c->run->broken) {
-		const char *nl = memchr(data + off, '\n', len - off);
-		if (!nl)
-			break;
-		size_t n = (size_t)(nl - (data + off));
-		size_t keep = n < sizeof line - 1 ? n : sizeof line - 1;
-		memcpy(line, data + off, keep);
-		line[keep] = '\0';
-		off += n + 1;
-		client_raw_line(c, line);
-	}
-	if (len - off > UNMATCHED_MAX)
-		off = len;
-	evbuffer_drain(in, off);
+	bench_server_lines(in, UNMATCHED_MAX, client_open, line_to_client_raw_line, c);
 }
 
 /* --- clients --- */

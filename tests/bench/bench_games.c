@@ -68,8 +68,6 @@
 /* The echo run lasts as long as chessd's playing phase, at least this. */
 #define ECHO_MIN_S 1.0
 #define ECHO_LINE "e2e4\n"
-/* Longest server line we look at; longer ones are cut (we only read prefixes). */
-#define LINE_MAX_BYTES 1024
 /* Input without a newline kept while waiting for one. */
 #define UNMATCHED_MAX 65536
 #define TARGET_OBSERVER_P99_MS 20.0
@@ -479,28 +477,21 @@ static void chessd_line(struct client *c, char *line)
 }
 
 /* Hands each complete line in the input to chessd_line. */
+static bool client_open(void *arg)
+{
+	struct client *c = arg;
+
+	return c->state != C_CLOSED && !c->run->broken;
+}
+
+static void line_to_chessd_line(void *arg, char *line)
+{
+	chessd_line(arg, line);
+}
+
 static void chessd_lines(struct client *c, struct evbuffer *in)
 {
-	size_t len = evbuffer_get_length(in), off = 0;
-	char line[LINE_MAX_BYTES];
-
-	if (!len)
-		return;
-	const char *data = (const char *)evbuffer_pullup(in, -1);
-	while (off < len && c->state != C_CLOSED && !c->run->broken) {
-		const char *nl = memchr(data + off, '\n', len - off);
-		if (!nl)
-			break;
-		size_t n = (size_t)(nl - (data + off));
-		size_t keep = n < sizeof line - 1 ? n : sizeof line - 1;
-		memcpy(line, data + off, keep);
-		line[keep] = '\0';
-		off += n + 1;
-		chessd_line(c, line);
-	}
-	if (len - off > UNMATCHED_MAX)
-		off = len;
-	evbuffer_drain(in, off);
+	bench_server_lines(in, UNMATCHED_MAX, client_open, line_to_chessd_line, c);
 }
 
 /* The guest login dialogue of session.c, then lines. */

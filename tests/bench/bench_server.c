@@ -1004,6 +1004,31 @@ size_t bench_server_line_bytes(struct evbuffer *in)
  * Drains input through needle; false if it has not come yet.  What is
  * there stays (a refusal is quoted from it), up to unmatched_max bytes.
  */
+void bench_server_lines(struct evbuffer *in, size_t unmatched_max, bool (*more)(void *arg),
+    void (*fn)(void *arg, char *line), void *arg)
+{
+	size_t len = evbuffer_get_length(in), off = 0;
+	char line[BENCH_LINE_BYTES];
+
+	if (!len)
+		return;
+	const char *data = (const char *)evbuffer_pullup(in, -1);
+	while (off < len && more(arg)) {
+		const char *nl = memchr(data + off, '\n', len - off);
+		if (!nl)
+			break;
+		size_t n = (size_t)(nl - (data + off));
+		size_t keep = n < sizeof line - 1 ? n : sizeof line - 1;
+		memcpy(line, data + off, keep);
+		line[keep] = '\0';
+		off += n + 1;
+		fn(arg, line);
+	}
+	if (len - off > unmatched_max)
+		off = len;
+	evbuffer_drain(in, off);
+}
+
 bool bench_server_consume(struct evbuffer *in, const char *needle, size_t unmatched_max)
 {
 	size_t len = strlen(needle), have = evbuffer_get_length(in);

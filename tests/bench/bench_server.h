@@ -78,6 +78,14 @@ void bench_server_free(struct bench_server *s);
 
 size_t bench_server_line_bytes(struct evbuffer *in);
 bool bench_server_consume(struct evbuffer *in, const char *needle, size_t unmatched_max);
+/*
+ * Hands each complete line waiting in `in` (without its newline, cut at
+ * BENCH_LINE_BYTES) to fn while more(arg) holds, and drains what it handed
+ * on; a part line longer than unmatched_max is dropped.
+ */
+#define BENCH_LINE_BYTES 1024
+void bench_server_lines(struct evbuffer *in, size_t unmatched_max, bool (*more)(void *arg),
+    void (*fn)(void *arg, char *line), void *arg);
 bool bench_server_guest_login(struct bufferevent *bev, struct bench_login *login,
     size_t unmatched_max);
 
