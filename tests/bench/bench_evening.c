@@ -1259,7 +1259,8 @@ int main(int argc, char **argv)
 
 	bench_server_init("bench-evening");
 	bench_server_default_chessd(chessd, sizeof chessd);
-	for (int i = 1; i < argc; i++) {
+	/* Every option takes a value: they go in pairs. */
+	for (int i = 1; i < argc; i += 2) {
 		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		long n;
 		bool every = false;
@@ -1300,7 +1301,6 @@ int main(int argc, char **argv)
 			;
 		else
 			return usage();
-		i++;
 	}
 	cfg.chessd = chessd;
 	cfg.idle = cfg.connections - 2 * cfg.games - cfg.observers;
