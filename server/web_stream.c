@@ -61,7 +61,7 @@ struct viewer;
 
 struct channel {
 	struct web_stream *st;
-	struct channel *next;
+	struct channel *next, **prevp;
 	int number;
 	int64_t id;
 	char names[COLOR_NB][DB_NAME_MAX];
@@ -101,6 +101,7 @@ struct addr_count {
 struct web_stream {
 	struct server *srv;
 	struct channel *channels;
+	void *by_id;			/* tsearch tree of the channels, by stored game id */
 	struct viewer *tv;		/* TV viewers */
 	struct viewer *tourney;		/* tournament viewers */
 	/* Tournaments whose games started or ended this pass; then their updates,
@@ -404,12 +405,20 @@ static bool viewer_write_json(struct viewer *v, json_t *obj, int id)
 
 /* --- channels --- */
 
+static int id_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct channel *)a)->id, y = ((const struct channel *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/* Every move looks its channel up: by a tree, not a walk of every live game. */
 static struct channel *channel_of_game(struct web_stream *st, int64_t id)
 {
-	for (struct channel *ch = st->channels; ch; ch = ch->next)
-		if (ch->id == id)
-			return ch;
-	return NULL;
+	struct channel probe = { .id = id };
+	void *found = tfind(&probe, &st->by_id, id_cmp);
+
+	return found ? *(struct channel **)found : NULL;
 }
 
 /* The channel a web client means by a game number: the game not yet shown ended. */
@@ -429,11 +438,13 @@ static void channel_free(struct channel *ch)
 
 	while (ch->viewers)
 		viewer_finish(ch->viewers);
-	for (struct channel **p = &st->channels; *p; p = &(*p)->next)
-		if (*p == ch) {
-			*p = ch->next;
-			break;
-		}
+	if (ch->prevp) {
+		*ch->prevp = ch->next;
+		if (ch->next)
+			ch->next->prevp = ch->prevp;
+	}
+	if (channel_of_game(st, ch->id) == ch)
+		tdelete(ch, &st->by_id, id_cmp);
 	for (int i = 0; i < ch->event_count; i++)
 		event_unref(ch->events[i]);
 	free(ch->events);
@@ -515,7 +526,14 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 	record_ply(ch, g, n, last);
 	ch->known = ch->shown = n;
 	ch->next = st->channels;
+	if (ch->next)
+		ch->next->prevp = &ch->next;
+	ch->prevp = &st->channels;
 	st->channels = ch;
+	if (!tsearch(ch, &st->by_id, id_cmp)) {
+		channel_free(ch);
+		return NULL;
+	}
 	return ch;
 }
 
