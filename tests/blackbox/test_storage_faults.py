@@ -12,8 +12,8 @@ and after SIGKILL and a restart, the moves stored are exactly the moves
 acknowledged (every board a player saw, nothing else).
 
 A second test injects I/O errors and read-only-file-system errors under
-SQLite: a small preloaded library, compiled by the test, fails pwrite()
-with the errno named in a flag file while that file exists.
+SQLite with the fault library of fault_shim, which fails pwrite() with the
+errno named in a flag file while that file exists.
 """
 import os
 import re
@@ -21,8 +21,8 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
-import textwrap
 
+from fault_shim import ShimMixin
 from games_harness import FAST, GT, GamesTestCase, main
 
 NOT_SAVED = re.compile(rb"The server could not save your move \(([^)]*)\); it was not played\.  "
@@ -31,50 +31,6 @@ NOT_SAVED = re.compile(rb"The server could not save your move \(([^)]*)\); it wa
 # that ends the game within the few moves played here.
 MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6",
          "b1d2", "a7a6", "a2a4", "h7h6", "h2h3", "b7b6"]
-
-# Fails every pwrite() (SQLite's only way to write its files) with the errno
-# named in $CHESSD_FAULT_FLAG while that file exists.
-FAULT_SHIM = textwrap.dedent(r"""
-    #define _GNU_SOURCE
-    #include <dlfcn.h>
-    #include <errno.h>
-    #include <fcntl.h>
-    #include <stdlib.h>
-    #include <string.h>
-    #include <sys/types.h>
-    #include <unistd.h>
-
-    static int fault(void)
-    {
-        const char *flag = getenv("CHESSD_FAULT_FLAG");
-        char what[16] = "";
-        int fd = flag ? open(flag, O_RDONLY) : -1;
-
-        if (fd < 0)
-            return 0;
-        ssize_t n = read(fd, what, sizeof what - 1);
-        close(fd);
-        what[n > 0 ? n : 0] = '\0';
-        return !strncmp(what, "EROFS", 5) ? EROFS : !strncmp(what, "ENOSPC", 6) ? ENOSPC : EIO;
-    }
-
-    #define WRAP(name, off_type) \
-    ssize_t name(int fd, const void *buf, size_t len, off_type off) \
-    { \
-        static ssize_t (*real)(int, const void *, size_t, off_type); \
-        int e = fault(); \
-        if (e) { \
-            errno = e; \
-            return -1; \
-        } \
-        if (!real) \
-            real = (ssize_t (*)(int, const void *, size_t, off_type))dlsym(RTLD_NEXT, #name); \
-        return real(fd, buf, len, off); \
-    }
-    WRAP(pwrite, off_t)
-    WRAP(pwrite64, off64_t)
-""")
-
 
 class FaultTestCase(GamesTestCase):
     """What both fault tests check: a move is either seen by both players or
@@ -220,43 +176,13 @@ class StorageFaultTest(FaultTestCase):
         self.assertEqual(self.stored_moves(srv, game_id), acked)
 
 
-class InjectedFaultTest(FaultTestCase):
-
-    def build_shim(self):
-        cc = shutil.which("cc") or shutil.which("gcc")
-        if not cc:
-            self.fail("no C compiler to build the fault-injection library")
-        work = tempfile.mkdtemp(prefix="chessd-shim-")
-        self.addCleanup(shutil.rmtree, work, True)
-        src, lib = os.path.join(work, "fault.c"), os.path.join(work, "fault.so")
-        with open(src, "w") as f:
-            f.write(FAULT_SHIM)
-        r = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", lib, src, "-ldl"],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        return lib, os.path.join(work, "flag")
-
-    def start_with(self, srv, env):
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        try:
-            srv.start()
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+class InjectedFaultTest(ShimMixin, FaultTestCase):
 
     def test_io_error_and_read_only(self):
-        lib, flag = self.build_shim()
         srv = self.new_server(config=dict(FAST), tls=False)
         srv.useradd("alice", "apass1")
         srv.useradd("bob", "bpass1")
-        # ASan wants its runtime first; our library only wraps two calls.
-        self.start_with(srv, {"LD_PRELOAD": lib, "CHESSD_FAULT_FLAG": flag,
-                              "ASAN_OPTIONS": (os.environ.get("ASAN_OPTIONS", "") +
-                                               ":verify_asan_link_order=0").lstrip(":")})
+        self.start_faulty(srv)
         a = self.user_player(srv, "alice", "apass1")
         b = self.user_player(srv, "bob", "bpass1")
         a.name, b.name = "alice", "bob"
@@ -271,24 +197,22 @@ class InjectedFaultTest(FaultTestCase):
             self.assertTrue(self.try_move(*turn(), mv))
             acked.append(mv)
         for errno_name in ("EIO", "EROFS", "ENOSPC"):
-            with open(flag, "w") as f:
-                f.write(errno_name)
+            self.fail_writes(errno_name)
             mv = MOVES[len(acked)]
             self.assertFalse(self.try_move(*turn(), mv), "played despite %s" % errno_name)
             self.assertFalse(self.try_move(*turn(), mv), "played despite %s" % errno_name)
             self.assertTrue(srv.running(), "chessd stopped on %s" % errno_name)
-            os.unlink(flag)
+            self.allow_writes()
             self.assertTrue(self.try_move(*turn(), mv), "refused after %s cleared" % errno_name)
             acked.append(mv)
         # A takeback the database refuses is not made either.
         not_saved = b"The server could not save the takeback; the game goes on without it."
-        with open(flag, "w") as f:
-            f.write("EIO")
+        self.fail_writes("EIO")
         self.takeback(a, b)
         for c in (a, b):
             c.expect(not_saved, GT)
             self.assertNotIn(b"<12>", self.cmd(c, "date"))
-        os.unlink(flag)
+        self.allow_writes()
         self.takeback(a, b)
         for c in (a, b):
             d = self.expect12(c)
@@ -297,9 +221,7 @@ class InjectedFaultTest(FaultTestCase):
         acked.pop()
         self.assertTrue(self.try_move(*turn(), MOVES[len(acked)]))
         acked.append(MOVES[len(acked)])
-        con = sqlite3.connect(srv.db_path)
-        game_id = con.execute("SELECT max(id) FROM games").fetchone()[0]
-        con.close()
+        game_id = self.query(srv, "SELECT max(id) FROM games")[0][0]
         srv.kill()
         srv.start()
         self.assertEqual(self.stored_moves(srv, game_id), acked)

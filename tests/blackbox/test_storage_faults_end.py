@@ -1,10 +1,7 @@
 """Storage failures at a game's end and for settings: persist, then reply.
 
-A small preloaded library, compiled by the test, fails SQLite's pwrite()
-calls while a flag file exists.  The flag holds an errno name and, after
-it, optionally how many writes still succeed before the failures start
-(counted afresh whenever the flag's text changes); so "EIO 7" lets exactly
-the first seven writes through.
+The fault library of fault_shim fails SQLite's writes while its flag file
+exists; "EIO 7" lets exactly the first seven writes through.
 
   - resigning, accepting a draw, a fallen flag and a mating move whose
     ending the database refuses are not announced: the players read one
@@ -16,15 +13,10 @@ the first seven writes through.
   - set, +channel and alias are refused when they cannot be stored, keep
     the old value, and the old value is what a restart brings back.
 """
-import os
 import re
-import shutil
-import sqlite3
-import subprocess
-import tempfile
-import textwrap
 import time
 
+from fault_shim import ShimMixin
 from games_harness import FAST, GT, GamesTestCase, main
 from test_tourney import PASSWORD, TourneyTestCase
 
@@ -33,118 +25,6 @@ NOT_SAVED_END = re.compile(rb"The server could not save the end of game (\d+) \(
 NOT_SAVED_MOVE = re.compile(rb"The server could not save your move \(([^)]*)\); it was not "
                             rb"played\.  Please try again\.\n\r")
 END_LINE = re.compile(rb"\{Game \d+ \(\w+ vs\. \w+\) [^}\n]*\} (1-0|0-1|1/2-1/2|\*)")
-
-FAULT_SHIM = textwrap.dedent(r"""
-    #define _GNU_SOURCE
-    #include <dlfcn.h>
-    #include <errno.h>
-    #include <fcntl.h>
-    #include <stdlib.h>
-    #include <string.h>
-    #include <sys/types.h>
-    #include <unistd.h>
-
-    static char seen[64];
-    static long budget;
-
-    static int fault(void)
-    {
-        const char *flag = getenv("CHESSD_FAULT_FLAG");
-        char what[64] = "";
-        int fd = flag ? open(flag, O_RDONLY) : -1;
-
-        if (fd < 0) {
-            seen[0] = '\0';
-            return 0;
-        }
-        ssize_t n = read(fd, what, sizeof what - 1);
-        close(fd);
-        what[n > 0 ? n : 0] = '\0';
-        if (strcmp(what, seen)) {
-            const char *sp = strchr(what, ' ');
-            strcpy(seen, what);
-            budget = sp ? strtol(sp + 1, NULL, 10) : 0;
-        }
-        if (budget > 0) {
-            budget--;
-            return 0;
-        }
-        return !strncmp(what, "EROFS", 5) ? EROFS : !strncmp(what, "ENOSPC", 6) ? ENOSPC : EIO;
-    }
-
-    #define WRAP(name, off_type) \
-    ssize_t name(int fd, const void *buf, size_t len, off_type off) \
-    { \
-        static ssize_t (*real)(int, const void *, size_t, off_type); \
-        int e = fault(); \
-        if (e) { \
-            errno = e; \
-            return -1; \
-        } \
-        if (!real) \
-            real = (ssize_t (*)(int, const void *, size_t, off_type))dlsym(RTLD_NEXT, #name); \
-        return real(fd, buf, len, off); \
-    }
-    WRAP(pwrite, off_t)
-    WRAP(pwrite64, off64_t)
-""")
-
-
-class ShimMixin:
-    """The fault library, built for the test, and a server started under it."""
-
-    def setUp(self):
-        super().setUp()
-        cc = shutil.which("cc") or shutil.which("gcc")
-        if not cc:
-            self.fail("no C compiler to build the fault-injection library")
-        work = tempfile.mkdtemp(prefix="chessd-shim-")
-        self.addCleanup(shutil.rmtree, work, True)
-        src, self.lib = os.path.join(work, "fault.c"), os.path.join(work, "fault.so")
-        with open(src, "w") as f:
-            f.write(FAULT_SHIM)
-        r = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", self.lib, src, "-ldl"],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.flag = os.path.join(work, "flag")
-
-    def fail_writes(self, text="EIO"):
-        with open(self.flag, "w") as f:
-            f.write(text)
-
-    def allow_writes(self):
-        if os.path.exists(self.flag):
-            os.unlink(self.flag)
-
-    def start_faulty(self, srv):
-        env = {"LD_PRELOAD": self.lib, "CHESSD_FAULT_FLAG": self.flag,
-               # ASan wants its runtime first; our library only wraps two calls.
-               "ASAN_OPTIONS": (os.environ.get("ASAN_OPTIONS", "") +
-                                ":verify_asan_link_order=0").lstrip(":")}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        self.addCleanup(self.no_sanitizer_report, srv)
-        try:
-            srv.start()
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-
-    def no_sanitizer_report(self, srv):
-        """Under ASan/UBSan, a report in any run's stderr fails the test."""
-        logs = srv.all_logs()
-        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
-            self.assertNotIn(word, logs, logs[-6000:])
-
-    def query(self, srv, sql, *args):
-        con = sqlite3.connect(srv.db_path)
-        try:
-            return con.execute(sql, args).fetchall()
-        finally:
-            con.close()
 
 
 class EndFaultTest(ShimMixin, GamesTestCase):
