@@ -32,6 +32,7 @@ struct walk {
 	int want;			/* 0: all */
 	int64_t sender_id;		/* 0: anyone */
 	bool numbered;
+	const char *heading;		/* a line before the first one shown, or NULL */
 	int shown;
 	int64_t found_id;		/* the id of message want */
 };
@@ -45,6 +46,8 @@ static void show_one(void *arg, const struct db_message *m)
 	if ((w->want && w->number != w->want) || (w->sender_id && m->sender_id != w->sender_id))
 		return;
 	w->found_id = m->id;
+	if (w->heading && !w->shown)
+		session_printf(w->s, "%s\n", w->heading);
 	message_time(m->sent, when, sizeof when);
 	if (w->numbered)
 		session_printf(w->s, "%2d. %s at %s: %s\n", w->number, m->sender, when, m->text);
@@ -53,21 +56,38 @@ static void show_one(void *arg, const struct db_message *m)
 	w->shown++;
 }
 
+/* Why an account is looked up: FICS words a guest's name differently for each. */
+enum lookup { LOOKUP_SEND, LOOKUP_READ, LOOKUP_CLEAR };
+
 /* The account a name means, with FICS's line when there is none; false after a line. */
-static bool find_account(struct session *s, const char *name, struct db_user *user)
+static bool find_account(struct session *s, const char *name, enum lookup why,
+    struct db_user *user)
 {
 	struct session *online = server_find_session(session_server(s), name);
 	int found = db_user_find(server_db(session_server(s)), name, user);
 
 	if (found > 0)
 		return true;
-	if (online && !session_registered(online))
-		session_printf(s, "Player \"%s\" is unregistered and cannot send or receive "
-		    "messages.\n", session_name(online));
-	else if (found < 0)
+	if (online && !session_registered(online)) {
+		const char *guest = session_name(online);
+		switch (why) {
+		case LOOKUP_SEND:
+			session_printf(s, "Player \"%s\" is unregistered and cannot receive "
+			    "messages.\n", guest);
+			break;
+		case LOOKUP_READ:
+			session_printf(s, "Player \"%s\" is unregistered and cannot send or receive "
+			    "messages.\n", guest);
+			break;
+		case LOOKUP_CLEAR:
+			session_printf(s, "You have no messages from %s.\n", guest);
+			break;
+		}
+	} else if (found < 0) {
 		session_printf(s, "Server error; please try again.\n");
-	else
-		session_printf(s, "There is no player matching the name %s.\n", name);
+	} else {
+		session_printf(s, "There is no player matching that name.\n");
+	}
 	return false;
 }
 
@@ -81,7 +101,7 @@ static void send_message(struct session *s, const char *name, const char *text)
 		session_printf(s, "You are not registered and cannot send messages.\n");
 		return;
 	}
-	if (!find_account(s, name, &to))
+	if (!find_account(s, name, LOOKUP_SEND, &to))
 		return;
 	/* The recipient may be offline: its stored censor list decides.  As with
 	 * tells, an administrator's message still gets through. */
@@ -100,7 +120,7 @@ static void send_message(struct session *s, const char *name, const char *text)
 		session_printf(s, "The message could not be saved; it was not sent.\n");
 		return;
 	}
-	session_printf(s, "The following message was sent to %s:\n   %s\n", to.name, text);
+	session_printf(s, "\nThe following message was sent to %s: \n   %s\n", to.name, text);
 	struct session *online = server_find_session(srv, to.name);
 	if (online && session_user_id(online) == to.id)
 		session_notify(online, "%s just sent you a message:\n    %s", session_name(s), text);
@@ -111,26 +131,28 @@ static void cmd_message(struct session *s, const struct cmd_args *a)
 	send_message(s, a->argv[0], a->argv[1]);
 }
 
-/* messages NAME: what you sent NAME that NAME still holds, and what NAME sent you. */
+/* messages NAME: what you sent NAME that NAME still holds, and what NAME sent
+ * you; FICS heads a list only when it has a message. */
 static void messages_with(struct session *s, const char *name)
 {
 	struct db *db = server_db(session_server(s));
 	struct db_user other;
+	char heading[64 + DB_NAME_MAX];
 
-	if (!find_account(s, name, &other))
+	if (!find_account(s, name, LOOKUP_READ, &other))
 		return;
 	if (other.id != session_user_id(s)) {
-		struct walk to = { .s = s, .sender_id = session_user_id(s) };
-		session_printf(s, "Messages to %s:\n", other.name);
+		snprintf(heading, sizeof heading, "Messages to %s:", other.name);
+		struct walk to = { .s = s, .sender_id = session_user_id(s), .heading = heading };
 		db_message_each(db, other.id, show_one, &to);
 		if (!to.shown)
 			session_printf(s, "%s has no messages from you.\n", other.name);
 	}
-	struct walk from = { .s = s, .sender_id = other.id, .numbered = true };
-	session_printf(s, "Messages from %s:\n", other.name);
+	snprintf(heading, sizeof heading, "Messages from %s:", other.name);
+	struct walk from = { .s = s, .sender_id = other.id, .numbered = true, .heading = heading };
 	db_message_each(db, session_user_id(s), show_one, &from);
 	if (!from.shown)
-		session_printf(s, "You have no messages from %s.\n", other.name);
+		session_printf(s, "\nYou have no messages from %s.\n", other.name);
 }
 
 static void cmd_messages(struct session *s, const struct cmd_args *a)
@@ -225,7 +247,7 @@ static void cmd_clearmessages(struct session *s, const struct cmd_args *a)
 			session_printf(s, "You do not have a message %s.\n", which);
 			return;
 		case NUMBER_JUNK:
-			if (!find_account(s, which, &from))
+			if (!find_account(s, which, LOOKUP_CLEAR, &from))
 				return;
 			d.sender_id = from.id;
 			break;
