@@ -15,10 +15,12 @@ logged as "Board::setInfo [...]".  What it shows is read from the window's
 pixels: a step forward changes the picture, the step back restores the
 earlier picture exactly.  The pupil's boards and the server's "goes
 forward"/"backs up" lines confirm each step from the server's side.
-Missing programs fail the test with the package to install.
+Missing programs fail the test with the package to install, and it fails,
+with what eboard sent and read, rather than run past a minute.
 """
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -31,7 +33,9 @@ import e2e_x11 as X  # noqa: E402
 import test_e2e_eboard as E  # noqa: E402
 from games_harness import GamesTestCase, main  # noqa: E402
 
-T = E.T
+# The whole test, on a loaded machine under ASan too; every wait takes what is
+# left of it, and an alarm stops anything that hangs past it.
+BUDGET_S = 55.0
 FOOLS_MATE = ["f3", "e5", "g4", "Qh4#"]
 # eboard's info line for each half-move it is shown (the time taken varies).
 INFO = ["0. startpos", "1. f3", "1. ... e5", "2. g4"]
@@ -41,6 +45,13 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
     # The login test runs in test_e2e_eboard, not twice.
     test_guest_login = None
 
+    def left(self):
+        """Seconds that a wait may take, leaving time to report what failed."""
+        return max(0.5, self.deadline - time.monotonic())
+
+    def overrun(self, signum, frame):
+        raise AssertionError("the test ran over %g s%s" % (BUDGET_S + 3, self.diagnostics()))
+
     def debug_log(self):
         try:
             with open(os.path.join(self.home, "DEBUG.eboard"), encoding="latin-1") as f:
@@ -48,10 +59,10 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
         except OSError:
             return ""
 
-    def wait_debug(self, pattern, start=0, timeout=T):
+    def wait_debug(self, pattern, start=0):
         """The first match of pattern in eboard's debug log after start."""
         rx = re.compile(pattern)
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + self.left()
         while True:
             m = rx.search(self.debug_log(), start)
             if m:
@@ -65,7 +76,7 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
         differ from unlike (the picture before the step): eboard logs a board
         before it draws it, and may animate the move."""
         last = None
-        deadline = time.monotonic() + T
+        deadline = time.monotonic() + self.left()
         while time.monotonic() < deadline:
             ppm = subprocess.run([self.importer, "-display", self.display.name, "-window",
                                   self.main, "ppm:-"], capture_output=True, check=True,
@@ -86,7 +97,7 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
             mark = len(self.proxy.c2s)
             self.keys(*keys)
             if self.proxy.wait(lambda: b"\n" in self.proxy.c2s[mark:], E.STEP):
-                self.assertTrue(self.sent_since(mark, line, T),
+                self.assertTrue(self.sent_since(mark, line, self.left()),
                                 "eboard sent %r, not %r" % (bytes(self.proxy.c2s[mark:]), line))
                 return
         self.fail("eboard did not send %r for %r%s" % (line, keys, self.diagnostics()))
@@ -99,6 +110,10 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
         return m.end(), self.pixels(unlike)
 
     def test_examine_and_step_with_the_keys(self):
+        self.deadline = time.monotonic() + BUDGET_S
+        signal.signal(signal.SIGALRM, self.overrun)
+        signal.alarm(int(BUDGET_S) + 3)
+        self.addCleanup(signal.alarm, 0)
         eboard, self.xdotool, self.importer = X.need(self, "eboard", "xdotool", "import")
         srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
                               tls=False)
@@ -136,32 +151,33 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
         self.addCleanup(self.proc.wait)
         self.addCleanup(self.proc.kill)
         self.addCleanup(self.keep_transcripts, home)
-        self.main = self.wait_window("^eboard$")
+        self.main = self.wait_window("^eboard$", self.left())
 
         # Peer > ICS Bookmarks > the first entry; then a guest login typed in
         # eboard's command line.
         self.step("connect from its ICS Bookmarks menu",
                   lambda: self.keys("alt+p", "b", "Return"),
                   lambda t: proxy.wait(lambda: proxy.connections > 0, t))
-        self.assertTrue(proxy.wait_re(proxy.s2c, rb"login: ", T), "no login prompt")
+        self.assertTrue(proxy.wait_re(proxy.s2c, rb"login: ", self.left()), "no login prompt")
         mark = len(proxy.c2s)
         self.step("send the login name", lambda: self.type_line("guest"), self.sent_any(mark))
-        m = proxy.wait_re(proxy.s2c, rb'Press return to enter the server as "(Guest[A-Z]{4})":', T)
+        m = proxy.wait_re(proxy.s2c, rb'Press return to enter the server as "(Guest[A-Z]{4})":',
+                          self.left())
         self.assertTrue(m, "no guest name offered" + self.diagnostics())
-        name = m.group(1).decode()
+        name, who = m.group(1).decode(), m.group(1)
         mark = len(proxy.c2s)
         self.step("confirm the guest name", lambda: self.type_line(""), self.sent_any(mark))
-        self.assertTrue(proxy.wait_re(proxy.s2c, rb"Style 12 set\.", T),
+        self.assertTrue(proxy.wait_re(proxy.s2c, rb"Style 12 set\.", self.left()),
                         "eboard did not set itself up" + self.diagnostics())
 
         # The examined game, from eboard's command line.
         s2c_mark, mark = len(proxy.s2c), len(proxy.c2s)
         self.step("send the examine command", lambda: self.type_line("examine alice 0"),
                   self.sent_any(mark))
-        self.assertTrue(self.sent_since(mark, "examine alice 0", T))
+        self.assertTrue(self.sent_since(mark, "examine alice 0", self.left()))
         m = proxy.wait_re(proxy.s2c, rb"Starting a game in examine mode: alice vs\. bob, 4 moves "
                           rb"stored\.\n\r\n\r<12> (?:\S+ ){8}W -1 (?:\S+ ){5}(\d+) alice bob 2 ",
-                          T, s2c_mark)
+                          self.left(), s2c_mark)
         self.assertTrue(m, "no examined board" + self.diagnostics())
         number = int(m.group(1))
         # eboard took it as its examined game, at the start position.
@@ -170,7 +186,7 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
 
         pupil = self.guest_player(srv)
         pupil.send_line("observe %s" % name)
-        self.assertEqual(self.expect12(pupil, game=number)["relation"], -2)
+        self.assertEqual(self.expect12(pupil, self.left(), game=number)["relation"], -2)
 
         # The game's page, then forward through three half-moves.
         self.press_until_sent(["F6", "F4", "F4", "ctrl+Right"], "forward 1")
@@ -178,17 +194,17 @@ class EboardExamineTest(E.EboardTest, GamesTestCase):
         for ply, san in enumerate(FOOLS_MATE[:3], start=1):
             if ply > 1:
                 self.press_until_sent(["ctrl+Right"], "forward 1")
-            pupil.expect(re.compile(rb"Game %d: %s goes forward 1 move\." % (number,
-                                                                             name.encode())), T)
-            self.assertEqual(self.expect12(pupil, game=number)["san"], san)
+            pupil.expect(re.compile(rb"Game %d: %s goes forward 1 move\." % (number, who)),
+                         self.left())
+            self.assertEqual(self.expect12(pupil, self.left(), game=number)["san"], san)
             at, shot = self.shown(ply, at, unlike=shots[-1])
             shots.append(shot)
 
         # One step back: eboard shows black's e5 again, the picture of before.
         self.press_until_sent(["ctrl+Left"], "backward 1")
-        pupil.expect(re.compile(rb"Game %d: %s backs up 1 move\." % (number, name.encode())), T)
-        self.assertEqual(self.expect12(pupil, game=number)["san"], "e5")
-        at, back = self.shown(2, at, unlike=shots[3])
+        pupil.expect(re.compile(rb"Game %d: %s backs up 1 move\." % (number, who)), self.left())
+        self.assertEqual(self.expect12(pupil, self.left(), game=number)["san"], "e5")
+        _, back = self.shown(2, at, unlike=shots[3])
         self.assertEqual(back, shots[2], "after backward eboard does not show the board after e5")
         self.display.screenshot(self, os.path.join(X.SHOTS, "eboard-examine.png"), width=640)
 
