@@ -228,11 +228,8 @@ static void cmd_clearmessages(struct session *s, const struct cmd_args *a)
 	struct db_user from;
 	long n = 0;
 
-	if (!session_registered(s)) {
-		session_printf(s, "Unregistered players may not send or receive messages.\n");
-		return;
-	}
-	if (db_message_count(db, session_user_id(s)) <= 0) {
+	/* A guest holds none: FICS says so rather than refusing. */
+	if (!session_registered(s) || db_message_count(db, session_user_id(s)) <= 0) {
 		session_printf(s, "You have no messages.\n");
 		return;
 	}

@@ -112,8 +112,7 @@ class Messages(ChessdTestCase):
                          b"You are not registered and cannot send messages.\n\rfics% ")
         self.assertEqual(g.command("messages"),
                          b"Unregistered players may not send or receive messages.\n\rfics% ")
-        self.assertEqual(g.command("clearmessages *"),
-                         b"Unregistered players may not send or receive messages.\n\rfics% ")
+        self.assertEqual(g.command("clearmessages *"), b"You have no messages.\n\rfics% ")
         self.assertEqual(a.command("message %s hi" % g.name),
                          b"Player \"" + g.name.encode() + b"\" is unregistered and cannot "
                          b"receive messages.\n\rfics% ")
