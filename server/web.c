@@ -194,7 +194,7 @@ static void route(struct evhttp_request *req, void *arg)
 	else if (!strcmp(path, "/board.svg"))
 		web_board_reply(req, query);
 	else if ((rest = after(path, "/board/")))
-		web_board_reply_live(w->streams, req, rest);
+		web_board_reply_live(w->srv, w->streams, req, rest);
 	else if (!strcmp(path, "/metrics"))
 		reply_metrics(w, req);
 	else if (!strcmp(path, "/api/games"))

@@ -12,8 +12,10 @@
 #include <event2/keyvalq_struct.h>
 
 #include "fen.h"
+#include "game.h"
 #include "limit.h"
 #include "number.h"
+#include "server.h"
 #include "web_board.h"
 #include "web_http.h"
 #include "web_stream.h"
@@ -182,7 +184,8 @@ void web_board_reply(struct evhttp_request *req, const char *query)
 	evhttp_clear_headers(&q);
 }
 
-void web_board_reply_live(struct web_stream *st, struct evhttp_request *req, const char *rest)
+void web_board_reply_live(struct server *srv, struct web_stream *st, struct evhttp_request *req,
+    const char *rest)
 {
 	long number;
 	char text[16];
@@ -197,17 +200,25 @@ void web_board_reply_live(struct web_stream *st, struct evhttp_request *req, con
 		web_reply_error(req, 400, "a game number is a whole number from 1");
 		return;
 	}
-	json_t *games = web_stream_live_games(st), *g;
+	/* The game on the registry by its number, its board as its stream shows it;
+	 * one that left the registry while its end is delayed, by a walk of all. */
+	struct game *live = games_find(server_games(srv), (int)number);
+	json_t *d = live && !game_examine(live) ? web_stream_game_json(st, game_id(live)) : NULL;
+	json_t *games = d ? NULL : web_stream_live_games(st), *g;
 	size_t i;
 	json_array_foreach(games, i, g) {
-		if (json_integer_value(json_object_get(g, "number")) != number)
-			continue;
-		json_t *lm = json_object_get(g, "lastMove");
-		reply_svg(req, json_string_value(json_object_get(g, "fen")),
-		    lm ? json_string_value(lm) : NULL, "no-cache");
-		json_decref(games);
-		return;
+		if (json_integer_value(json_object_get(g, "number")) == number) {
+			d = json_incref(g);
+			break;
+		}
 	}
 	json_decref(games);
-	web_reply_error(req, 404, "no such live game");
+	if (!d) {
+		web_reply_error(req, 404, "no such live game");
+		return;
+	}
+	json_t *lm = json_object_get(d, "lastMove");
+	reply_svg(req, json_string_value(json_object_get(d, "fen")), lm ? json_string_value(lm) : NULL,
+	    "no-cache");
+	json_decref(d);
 }

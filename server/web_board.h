@@ -12,6 +12,7 @@
 
 struct evbuffer;
 struct evhttp_request;
+struct server;
 struct web_stream;
 
 /*
@@ -24,6 +25,7 @@ int web_board_svg(struct evbuffer *out, const char *fen, const char *lm, char *e
 /* GET /board.svg?fen=FEN&lm=UCI: any position (the same URL, the same bytes). */
 void web_board_reply(struct evhttp_request *req, const char *query);
 /* GET /board/{number}.svg: the live game as the web may show it now. */
-void web_board_reply_live(struct web_stream *st, struct evhttp_request *req, const char *rest);
+void web_board_reply_live(struct server *srv, struct web_stream *st, struct evhttp_request *req,
+    const char *rest);
 
 #endif

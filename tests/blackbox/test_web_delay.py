@@ -141,6 +141,10 @@ class TourneyDelayTest(TourneyTestCase):
         self.assertNotIn("e5", pgn)
         _, recent = get_json(srv.http_port, "/api/games/recent")
         self.assertEqual(recent, [])
+        # the game left the server's list; its board on the web is still the delayed one
+        status, _, body = get(srv.http_port, "/board/%d.svg" % board["game"])
+        self.assertEqual(status, 200)
+        self.assertIn(b'<use data-square="e7" href="#chessd-bP"', body)
         _, games = get_json(srv.http_port, "/api/games/user/%s" % board["white"],
                             {"Accept": "application/x-ndjson"})
         self.assertIsNone(games)
