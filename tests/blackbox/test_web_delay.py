@@ -1,5 +1,4 @@
-"""A tournament's own web delay (`tourney set ID delay S`), black box: set,
-checked against tourney_delay_max_s, shown and kept across a restart; its
+"""A tournament's own web delay (`tourney set ID delay S`), black box: its
 games' moves reach the web S seconds late while other games keep
 public_delay_s and the players see every move at once; a delayed live game
 is served (export, round PGN, board) as it stood S seconds ago, its end
@@ -8,11 +7,11 @@ import re
 import time
 
 from games_harness import FAST, GT, main
-from test_tourney import PASSWORD, TourneyTestCase, text
+from test_tourney import PASSWORD, TourneyTestCase
 from web_harness import Stream, get, get_json
 
 
-class TourneyDelayTest(TourneyTestCase):
+class TourneyDelayBase(TourneyTestCase):
 
     def delay_server(self, names, config=None):
         srv = self.new_server(config=dict(FAST, **(config or {})), tls=False, http=True)
@@ -38,35 +37,8 @@ class TourneyDelayTest(TourneyTestCase):
         _, games = get_json(srv.http_port, "/api/games")
         return next(g for g in games if g["number"] == number)
 
-    def test_set_checked_shown_and_kept(self):
-        srv = self.delay_server(["director", "dla", "dlb"], config={"tourney_delay_max_s": 600})
-        director = self.login(srv, "director")
-        player = self.login(srv, "dla")
-        tid = self.create(director, "Kept swiss 3 5 0")
-        for bad in ("601", "-1", "x", "1e3", "99999999999999999999"):
-            out = text(self.cmd(director, "tourney set %d delay %s" % (tid, bad)))
-            self.assertEqual(out.strip().splitlines()[0],
-                             "The web delay is a whole number of seconds from 0 to 600 "
-                             "(tourney_delay_max_s), or default.", bad)
-        self.assertIn(b"Only the director", self.cmd(player, "tourney set %d delay 5" % tid))
-        self.assertNotIn(b"reach the web", self.cmd(director, "tourney show %d" % tid))
-        _, t = get_json(srv.http_port, "/api/tourney/%d" % tid)
-        self.assertEqual(t["delay"], 0)             # public_delay_s
-        self.assertIn(b"Tourney %d: delay set to 600." % tid,
-                      self.cmd(director, "tourney set %d delay 600" % tid))
-        self.assertIn(b"Its games' moves reach the web 600 seconds late.",
-                      self.cmd(director, "tourney show %d" % tid))
-        self.assertIn(b"tourney set ID delay SECONDS|default", self.cmd(director, "help tourney"))
-        srv.stop()
-        srv.start()
-        director = self.login(srv, "director")
-        self.assertIn(b"reach the web 600 seconds late.", self.cmd(director, "tourney show %d" % tid))
-        _, t = get_json(srv.http_port, "/api/tourney/%d" % tid)
-        self.assertEqual(t["delay"], 600)
-        self.cmd(director, "tourney set %d delay default" % tid)
-        self.assertNotIn(b"reach the web", self.cmd(director, "tourney show %d" % tid))
-        _, t = get_json(srv.http_port, "/api/tourney/%d" % tid)
-        self.assertEqual(t["delay"], 0)
+
+class TourneyDelayTest(TourneyDelayBase):
 
     def test_tourney_delay_overrides_public_delay_for_its_games_only(self):
         names = ["dpa", "dpb", "dpc", "dpd"]
@@ -165,6 +137,23 @@ class TourneyDelayTest(TourneyTestCase):
         self.assertIn("1. e4", get(srv.http_port, "/tourney/%d/round/1.pgn" % tid)[2].decode())
         _, recent = get_json(srv.http_port, "/api/games/recent")
         self.assertEqual([g["id"] for g in recent], [gid])
+
+    def test_public_delay_serves_a_live_game_as_it_stood(self):
+        srv = self.delay_server([], config={"public_delay_s": 2})
+        a, b = self.guest_player(srv), self.guest_player(srv)
+        number, _ = self.start_match(a, b, "5 0")
+        gid = self.live(srv, number)["id"]
+        t0 = time.monotonic()
+        self.move(a, b, "f4")
+        status, _, body = get(srv.http_port, "/game/export/%s" % gid)
+        self.assertEqual(status, 200)
+        self.assertIn('[Result "*"]', body.decode())
+        self.assertNotIn("f4", body.decode())
+        deadline = t0 + GT
+        while "1. f4" not in get(srv.http_port, "/game/export/%s" % gid)[2].decode():
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.1)
+        self.assertGreaterEqual(time.monotonic() - t0, 1.9)
 
 
 if __name__ == "__main__":
