@@ -32,6 +32,7 @@ void archive_tags(struct pgn_game *pg, const char *site, const char *event, bool
 struct replay {
 	struct pgn_game *pg;
 	bool timed, ok;
+	int max_plies;		/* -1: all */
 };
 
 static void replay_move(void *arg, const struct db_move *m)
@@ -39,6 +40,8 @@ static void replay_move(void *arg, const struct db_move *m)
 	struct replay *r = arg;
 	move mv;
 
+	if (r->max_plies >= 0 && m->ply > r->max_plies)
+		return;
 	if (!r->ok || san_parse(position_board(pgn_game_position(r->pg)), m->uci, SAN_ENGLISH,
 	    NO_TYPE, &mv) != SAN_OK) {
 		r->ok = false;
@@ -56,6 +59,12 @@ static enum result result_of(const char *text)
 struct pgn_game *archive_pgn(struct db *db, const struct db_game *row, const char *site,
     const char *event, const char *round, char *err, size_t errlen)
 {
+	return archive_pgn_plies(db, row, site, event, round, -1, err, errlen);
+}
+
+struct pgn_game *archive_pgn_plies(struct db *db, const struct db_game *row, const char *site,
+    const char *event, const char *round, int max_plies, char *err, size_t errlen)
+{
 	struct clock_control tc;
 
 	if (clock_parse(&tc, row->time_control, err, errlen) < 0) {
@@ -68,7 +77,7 @@ struct pgn_game *archive_pgn(struct db *db, const struct db_game *row, const cha
 	archive_tags(pg, site, event, row->rated, row->started, row->white, row->black, &tc);
 	if (round)
 		pgn_game_set_tag(pg, "Round", round);
-	struct replay r = { pg, !clock_untimed(&tc), true };
+	struct replay r = { pg, !clock_untimed(&tc), true, max_plies };
 	if (db_game_moves(db, row->id, replay_move, &r) < 0 || !r.ok) {
 		pgn_game_free(pg);
 		snprintf(err, errlen, "The stored game is damaged.");

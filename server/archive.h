@@ -22,5 +22,8 @@ void archive_tags(struct pgn_game *pg, const char *site, const char *event, bool
  */
 struct pgn_game *archive_pgn(struct db *db, const struct db_game *row, const char *site,
     const char *event, const char *round, char *err, size_t errlen);
+/* The same with at most max_plies of its moves (-1: all). */
+struct pgn_game *archive_pgn_plies(struct db *db, const struct db_game *row, const char *site,
+    const char *event, const char *round, int max_plies, char *err, size_t errlen);
 
 #endif

@@ -95,6 +95,9 @@ static void header(struct session *s, struct tournament *t)
 	    tournament_rated(t) ? "rated" : "unrated", tournament_time_control(t),
 	    tournament_director(t), tournament_state_name(tournament_state(t)), c->rounds_paired,
 	    c->nrounds);
+	if (tournament_web_delay_s(t) >= 0)
+		session_printf(s, "Its games' moves reach the web %d seconds late.\n",
+		    tournament_web_delay_s(t));
 }
 
 /* A player's mark in listings: withdrawn or paused. */
@@ -503,7 +506,7 @@ static const struct tsub {
 	{ "resume", 2, 2, 2, 0, NULL, sub_pause_player, "tourney resume [PLAYER] ID" },
 	{ "withdraw", 2, 2, 2, 0, NULL, sub_withdraw, "tourney withdraw PLAYER ID" },
 	{ "set", 3, 3, 1, TSUB_DIRECTOR, "change settings of", sub_set,
-	    "tourney set ID tiebreaks LIST | byevalue 1|0.5" },
+	    "tourney set ID tiebreaks LIST | byevalue 1|0.5 | delay SECONDS|default" },
 	{ "trf", 1, 1, 1, 0, NULL, sub_trf, "tourney trf ID" },
 	{ "pgn", 1, 1, 1, 0, NULL, sub_pgn, "tourney pgn ID" },
 	{ "observe", 1, 1, 1, 0, NULL, sub_observe, "tourney observe ID" },
@@ -573,6 +576,10 @@ void cmd_help_tourney(struct session *s)
 	    "  tourney withdraw PLAYER ID          not paired again; an unstarted game is forfeited\n"
 	    "  tourney set ID tiebreaks BH,BH-C1,SB,DE,WIN,WON    the standings' order\n"
 	    "  tourney set ID byevalue 1|0.5       what a pairing-allocated bye scores\n"
+	    "  tourney set ID delay SECONDS|default   how late its games' moves reach the web\n"
+	    "                                      (public pages, API, streams; at most %d s;\n"
+	    "                                      default: public_delay_s, now %d s); the\n"
+	    "                                      players' own connections are never delayed\n"
 	    "  tourney trf ID                      the FIDE TRF-16 report\n"
 	    "  tourney pgn ID                      every finished game as PGN\n"
 	    "  tourney observe|unobserve ID        observe every board as its game starts\n\n"
@@ -584,6 +591,8 @@ void cmd_help_tourney(struct session *s)
 	    "server restart, which gives the board a fresh period) continues when both\n"
 	    "players are back, or with \"resume\".  Announcements go to the players and to\n"
 	    "channel %d.\n",
+	    server_config(session_server(s))->limits.tourney_delay_max_s,
+	    server_config(session_server(s))->public_delay_s,
 	    server_config(session_server(s))->limits.tourney_forfeit_ms / 1000, TOURNAMENT_CHANNEL);
 }
 

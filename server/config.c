@@ -73,6 +73,7 @@ void config_defaults(struct config *c)
 		.web_streams = LIMIT_WEB_STREAMS,
 		.web_heartbeat_ms = LIMIT_WEB_HEARTBEAT_MS,
 		.web_games_per_request = LIMIT_WEB_GAMES_PER_REQUEST,
+		.tourney_delay_max_s = LIMIT_TOURNEY_DELAY_MAX_S,
 		.list_entries = LIMIT_LIST_ENTRIES,
 		.listen_backlog = LIMIT_LISTEN_BACKLOG,
 	};
@@ -145,6 +146,7 @@ static const struct int_key {
 	LIMIT_KEY(web_streams, 1, 1000000),
 	LIMIT_KEY(web_heartbeat_ms, 100, 3600000),
 	LIMIT_KEY(web_games_per_request, 1, 1000000),
+	LIMIT_KEY(tourney_delay_max_s, 0, 86400),
 	LIMIT_KEY(list_entries, 1, 10000),
 	LIMIT_KEY(listen_backlog, 1, 65535),
 #undef LIMIT_KEY

@@ -49,6 +49,7 @@ struct limits {
 	int web_streams;
 	int web_heartbeat_ms;
 	int web_games_per_request;
+	int tourney_delay_max_s;
 	int list_entries;
 	int listen_backlog;
 };

@@ -20,7 +20,7 @@ enum stmt {
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
 	ST_NEWS_ADD, ST_NEWS_EACH,
 	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE, ST_GAME_DELETE,
-	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS,
+	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS, ST_GAMES_RECENT,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
 	/* messages, notes, comments, the admin log, address bans */
@@ -116,6 +116,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAMES_STATUS] = GAME_SELECT "WHERE status = ?1 ORDER BY id",
 	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
+	[ST_GAMES_RECENT] = GAME_SELECT "WHERE status = 'finished' ORDER BY ended DESC, id DESC "
+	    "LIMIT ?1",
 	/* History: a player's finished games, oldest first; aborted games are not kept in it. */
 	[ST_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE (white = ?1 COLLATE NOCASE OR "
 	    "black = ?1 COLLATE NOCASE) AND status = 'finished'",
@@ -155,9 +157,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "director_id, director, state, current_round, tiebreaks, bye_half, created) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	[ST_TOURNEY_UPDATE] = "UPDATE tourneys SET state = ?2, current_round = ?3, rounds = ?4, "
-	    "tiebreaks = ?5, bye_half = ?6, finished = ?7 WHERE id = ?1",
+	    "tiebreaks = ?5, bye_half = ?6, finished = ?7, web_delay_s = ?8 WHERE id = ?1",
 	[ST_TOURNEY_EACH] = "SELECT id, name, kind, rounds, time_control, rated, director_id, "
-	    "director, state, current_round, tiebreaks, bye_half, created, finished FROM tourneys "
+	    "director, state, current_round, tiebreaks, bye_half, created, finished, web_delay_s "
+	    "FROM tourneys "
 	    "ORDER BY id",
 	[ST_TOURNEY_PLAYER_PUT] = "INSERT OR REPLACE INTO tourney_players (tourney_id, user_id, "
 	    "name, joined, start_no, rating, withdrawn_round, paused) "
@@ -1173,6 +1176,15 @@ int db_games_of(struct db *db, const char *name, enum game_status status, int li
 	return each_game(db, st, fn, arg);
 }
 
+int db_games_recent(struct db *db, int limit, void (*fn)(void *arg, const struct db_game *g),
+    void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAMES_RECENT];
+
+	sqlite3_bind_int(st, 1, limit);
+	return each_game(db, st, fn, arg);
+}
+
 /* How many games a player's history holds in all; -1 on an error. */
 static int history_count(struct db *db, const char *name)
 {
@@ -1330,6 +1342,8 @@ int db_tourney_update(struct db *db, const struct db_tourney *t)
 	sqlite3_bind_int(st, 6, t->bye_half);
 	if (t->finished)
 		sqlite3_bind_int64(st, 7, t->finished);
+	if (t->web_delay_s >= 0)
+		sqlite3_bind_int(st, 8, t->web_delay_s);
 	return step_done(db, st);
 }
 
@@ -1353,6 +1367,8 @@ int db_tourney_each(struct db *db, void (*fn)(void *arg, const struct db_tourney
 		t.bye_half = sqlite3_column_int(st, 11);
 		t.created = sqlite3_column_int64(st, 12);
 		t.finished = sqlite3_column_int64(st, 13);
+		t.web_delay_s = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int(st, 14);
 		fn(arg, &t);
 	}
 	return step_rows_end(db, st, rc);

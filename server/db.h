@@ -226,6 +226,9 @@ int db_games_with_status(struct db *db, enum game_status status,
 /* A player's games with a status, newest first, at most limit. */
 int db_games_of(struct db *db, const char *name, enum game_status status, int limit,
     void (*fn)(void *arg, const struct db_game *g), void *arg);
+/* Finished games, the last to end first, at most limit. */
+int db_games_recent(struct db *db, int limit, void (*fn)(void *arg, const struct db_game *g),
+    void *arg);
 
 /*
  * A player's history: the finished games (aborted ones are not kept),
@@ -266,6 +269,7 @@ struct db_tourney {
 	char tiebreaks[64];
 	int bye_half;
 	int64_t created, finished;	/* unix seconds; finished 0 until then */
+	int web_delay_s;		/* -1: the server's public_delay_s */
 };
 
 struct db_tourney_player {
@@ -285,7 +289,7 @@ struct db_tourney_pairing {
 
 /* Inserts a tournament (t->id ignored); returns its id, or -1. */
 int64_t db_tourney_insert(struct db *db, const struct db_tourney *t);
-/* Writes state, current round, rounds, tie-breaks, bye value and end time. */
+/* Writes state, current round, rounds, tie-breaks, bye value, end time and web delay. */
 int db_tourney_update(struct db *db, const struct db_tourney *t);
 int db_tourney_each(struct db *db, void (*fn)(void *arg, const struct db_tourney *t), void *arg);
 /* Inserts or replaces a participant. */

@@ -109,6 +109,8 @@
 #define LIMIT_WEB_HEARTBEAT_MS 20000
 /* Stored games one /api/games/user request reads, newest first, at most. */
 #define LIMIT_WEB_GAMES_PER_REQUEST 1000
+/* The longest hold `tourney set ID delay S` may put on its games' moves on the web. */
+#define LIMIT_TOURNEY_DELAY_MAX_S 3600
 /* Entries in each personal list (notify, gnotify, censor, noplay) of one user. */
 #define LIMIT_LIST_ENTRIES 100
 /* Connections the kernel may hold waiting for accept (capped by net.core.somaxconn). */

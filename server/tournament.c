@@ -25,6 +25,7 @@
 #include "game.h"
 #include "limit.h"
 #include "log.h"
+#include "number.h"
 #include "pairing.h"
 #include "rating.h"
 #include "server.h"
@@ -70,6 +71,7 @@ struct tournament {
 	enum tiebreak tiebreaks[TIEBREAK_MAX];
 	int ntiebreaks;
 	int64_t created, finished;
+	int web_delay_s;		/* -1: the server's public_delay_s */
 	struct tourney *core;		/* players by index = start number */
 	struct entrant entrants[TOURNEY_PLAYERS_MAX + 1];
 	int next_joined;
@@ -212,6 +214,11 @@ enum tournament_kind tournament_kind(const struct tournament *t) { return t->kin
 enum tournament_state tournament_state(const struct tournament *t) { return t->state; }
 const char *tournament_director(const struct tournament *t) { return t->director; }
 const char *tournament_time_control(const struct tournament *t) { return t->tc_text; }
+int tournament_web_delay_s(const struct tournament *t)
+{
+	return t->web_delay_s;
+}
+
 bool tournament_rated(const struct tournament *t) { return t->rated; }
 const struct tourney *tournament_core(const struct tournament *t) { return t->core; }
 
@@ -345,7 +352,7 @@ static void save_tourney(struct tournament *t)
 {
 	struct db_tourney row = { .id = t->id, .rounds = t->core->nrounds,
 	    .current_round = t->core->rounds_paired, .bye_half = t->core->pairing_bye_half,
-	    .finished = t->finished };
+	    .finished = t->finished, .web_delay_s = t->web_delay_s };
 
 	snprintf(row.state, sizeof row.state, "%s", tournament_state_name(t->state));
 	tiebreaks_text(t, row.tiebreaks, sizeof row.tiebreaks);
@@ -1055,6 +1062,7 @@ static void load_tourney(void *arg, const struct db_tourney *row)
 	snprintf(t->tc_text, sizeof t->tc_text, "%s", row->time_control);
 	t->created = row->created;
 	t->finished = row->finished;
+	t->web_delay_s = row->web_delay_s;
 	t->core->pairing_bye_half = row->bye_half == 1 ? 1 : 2;
 	t->ntiebreaks = tournament_tiebreaks_parse(row->tiebreaks, t->tiebreaks);
 	if (kind_parse(row->kind, &t->kind) < 0 || state_parse(row->state, &t->state) < 0 ||
@@ -1139,6 +1147,7 @@ struct tournament *tournament_create(struct tournaments *ts, struct session *dir
 	t->ntiebreaks = (int)(sizeof default_tiebreaks / sizeof default_tiebreaks[0]);
 	t->created = (int64_t)time(NULL);
 	t->next_joined = 1;
+	t->web_delay_s = -1;
 
 	struct db_tourney row = { .rounds = t->core->nrounds, .rated = rated,
 	    .director_id = t->director_id, .bye_half = t->core->pairing_bye_half,
@@ -1477,8 +1486,21 @@ void tournament_set(struct tournament *t, struct session *s, const char *key, co
 			return;
 		}
 		t->core->pairing_bye_half = !strcmp(value, "1") ? 2 : 1;
+	} else if (!strcasecmp(key, "delay")) {
+		/* From now on: moves already queued for the web keep their time. */
+		int max = server_config(t->owner->srv)->limits.tourney_delay_max_s;
+		long v;
+		if (!strcasecmp(value, "default")) {
+			t->web_delay_s = -1;
+		} else if (number_parse(value, 0, max, &v) == NUMBER_OK) {
+			t->web_delay_s = (int)v;
+		} else {
+			session_printf(s, "The web delay is a whole number of seconds from 0 to %d "
+			    "(tourney_delay_max_s), or default.\n", max);
+			return;
+		}
 	} else {
-		session_printf(s, "Settings: tiebreaks LIST, byevalue 1|0.5.\n");
+		session_printf(s, "Settings: tiebreaks LIST, byevalue 1|0.5, delay SECONDS|default.\n");
 		return;
 	}
 	save_tourney(t);

@@ -107,6 +107,8 @@ const char *tournament_state_name(enum tournament_state state);
 const char *tournament_director(const struct tournament *t);
 const char *tournament_time_control(const struct tournament *t);
 bool tournament_rated(const struct tournament *t);
+/* Seconds its games' moves are held back on the web, -1: the server's public_delay_s. */
+int tournament_web_delay_s(const struct tournament *t);
 /* The pure core: players by start number (join order before the start). */
 const struct tourney *tournament_core(const struct tournament *t);
 int tournament_tiebreaks(const struct tournament *t, enum tiebreak *order);

@@ -21,6 +21,7 @@
 #include "tls.h"
 #include "web.h"
 #include "web_api.h"
+#include "web_board.h"
 #include "web_http.h"
 #include "web_pages.h"
 #include "web_stream.h"
@@ -190,10 +191,16 @@ static void route(struct evhttp_request *req, void *arg)
 		reply_page(req, "game.html");
 	else if ((rest = after(path, "/tourney/")) && all_digits(rest))
 		reply_page(req, "tourney.html");
+	else if (!strcmp(path, "/board.svg"))
+		web_board_reply(req, query);
+	else if ((rest = after(path, "/board/")))
+		web_board_reply_live(w->srv, w->streams, req, rest);
 	else if (!strcmp(path, "/metrics"))
 		reply_metrics(w, req);
 	else if (!strcmp(path, "/api/games"))
 		web_reply_json(req, 200, web_stream_live_games(w->streams));
+	else if (!strcmp(path, "/api/games/recent"))
+		web_api_recent(w->srv, w->streams, req, query);
 	else if ((rest = after(path, "/api/stream/game/")))
 		web_stream_game(w->streams, req, rest);
 	else if ((rest = after(path, "/api/stream/tourney/")))
@@ -201,17 +208,17 @@ static void route(struct evhttp_request *req, void *arg)
 	else if (!strcmp(path, "/api/tv/feed"))
 		web_stream_tv(w->streams, req);
 	else if ((rest = after(path, "/game/export/")))
-		web_api_export(w->srv, req, rest);
+		web_api_export(w->srv, w->streams, req, rest);
 	else if ((rest = after(path, "/api/user/")))
 		web_api_user(w->srv, req, rest);
 	else if ((rest = after(path, "/api/games/user/")))
-		web_api_user_games(w->srv, req, rest, query);
+		web_api_user_games(w->srv, w->streams, req, rest, query);
 	else if (!strcmp(path, "/api/tourney"))
 		web_api_tourneys(w->srv, req);
 	else if ((rest = after(path, "/api/tourney/")))
 		web_api_tourney(w->srv, req, rest);
 	else if ((rest = after(path, "/tourney/")))
-		web_api_tourney_file(w->srv, req, rest);
+		web_api_tourney_file(w->srv, w->streams, req, rest);
 	else
 		web_reply_error(req, 404, "not found");
 }

@@ -32,13 +32,46 @@
 #include "trf.h"
 #include "web_api.h"
 #include "web_http.h"
+#include "web_stream.h"
 
 #define PGN_TYPE "application/x-chess-pgn"
 
-/* A live game is shown on the web only through its (delayed) stream. */
-static bool hidden_live(struct server *srv, const struct db_game *row)
+int web_api_delay_s(struct server *srv, int64_t tourney_id)
 {
-	return row->status == GAME_ACTIVE && server_config(srv)->public_delay_s > 0;
+	struct tournament *t = tourney_id ? tournaments_find(server_tournaments(srv), tourney_id) :
+	    NULL;
+
+	return t && tournament_web_delay_s(t) >= 0 ? tournament_web_delay_s(t) :
+	    server_config(srv)->public_delay_s;
+}
+
+/*
+ * A live game as the web may show it: the plies its stream has published
+ * (what was committed and is past the delay), as a game still going, with
+ * the stored row changed to say so.  Returns the plies to show, -1: all.
+ */
+static int web_view(struct server *srv, struct web_stream *st, struct db_game *row)
+{
+	int64_t tourney_id = 0;
+	int round, board, plies = -1;
+	json_t *d = web_stream_game_json(st, row->id);
+
+	if (d) {
+		plies = (int)json_integer_value(json_object_get(d, "turns"));
+		json_decref(d);
+	} else if (row->status == GAME_ACTIVE) {
+		/* Not on a stream yet: nothing of it is past a delay. */
+		db_game_tourney(server_db(srv), row->id, &tourney_id, &round, &board);
+		plies = web_api_delay_s(srv, tourney_id) > 0 ? 0 : -1;
+	}
+	if (d || row->status == GAME_ACTIVE) {
+		row->status = GAME_ACTIVE;
+		snprintf(row->result, sizeof row->result, "*");
+		row->reason[0] = '\0';
+		row->termination = TERMINATION_NONE;
+		row->ended = 0;
+	}
+	return plies;
 }
 
 /* lichess's status word for a stored game. */
@@ -69,22 +102,29 @@ static const char *stored_status(const struct db_game *row)
 	return strstr(row->reason, "checkmated") ? "mate" : "resign";
 }
 
+struct sans {
+	json_t *list;
+	int max_plies;		/* -1: all */
+};
+
 static void add_san(void *arg, const struct db_move *m)
 {
-	json_t *list = arg;
+	struct sans *s = arg;
 
-	json_array_append_new(list, json_string(m->san));
+	if (s->max_plies < 0 || m->ply <= s->max_plies)
+		json_array_append_new(s->list, json_string(m->san));
 }
 
-/* The stored game as lichess's game JSON. */
-static json_t *stored_json(struct db *db, const struct db_game *row)
+/* The stored game as lichess's game JSON, with at most max_plies moves (-1: all). */
+static json_t *stored_json(struct db *db, const struct db_game *row, int max_plies)
 {
 	char id[24], text[64];
 	json_t *sans = json_array();
 	struct clock_control tc;
+	struct sans acc = { sans, max_plies };
 
 	snprintf(id, sizeof id, "%lld", (long long)row->id);
-	db_game_moves(db, row->id, add_san, sans);
+	db_game_moves(db, row->id, add_san, &acc);
 	size_t len = 0;
 	for (size_t i = 0; i < json_array_size(sans); i++)
 		len += strlen(json_string_value(json_array_get(sans, i))) + 1;
@@ -137,11 +177,11 @@ static json_t *stored_json(struct db *db, const struct db_game *row)
 
 /* Appends the stored game's PGN and a blank line; -1 when it is damaged. */
 static int add_pgn(struct server *srv, struct evbuffer *out, const struct db_game *row,
-    const char *event, const char *round)
+    const char *event, const char *round, int max_plies)
 {
 	char err[160];
-	struct pgn_game *pg = archive_pgn(server_db(srv), row, server_config(srv)->server_name,
-	    event, round, err, sizeof err);
+	struct pgn_game *pg = archive_pgn_plies(server_db(srv), row, server_config(srv)->server_name,
+	    event, round, max_plies, err, sizeof err);
 
 	if (!pg)
 		return -1;
@@ -154,7 +194,8 @@ static int add_pgn(struct server *srv, struct evbuffer *out, const struct db_gam
 	return 0;
 }
 
-void web_api_export(struct server *srv, struct evhttp_request *req, const char *id_text)
+void web_api_export(struct server *srv, struct web_stream *st, struct evhttp_request *req,
+    const char *id_text)
 {
 	long id;
 	struct db_game row;
@@ -168,16 +209,17 @@ void web_api_export(struct server *srv, struct evhttp_request *req, const char *
 		web_reply_error(req, 500, "the game could not be read");
 		return;
 	}
-	if (!found || hidden_live(srv, &row)) {
+	if (!found) {
 		web_reply_error(req, 404, "no such game");
 		return;
 	}
+	int plies = web_view(srv, st, &row);
 	if (web_accepts(req, "application/json")) {
-		web_reply_json(req, 200, stored_json(server_db(srv), &row));
+		web_reply_json(req, 200, stored_json(server_db(srv), &row, plies));
 		return;
 	}
 	struct evbuffer *out = evbuffer_new();
-	if (!out || add_pgn(srv, out, &row, NULL, NULL) < 0) {
+	if (!out || add_pgn(srv, out, &row, NULL, NULL, plies) < 0) {
 		if (out)
 			evbuffer_free(out);
 		web_reply_error(req, 500, "the stored game is damaged");
@@ -236,6 +278,7 @@ struct game_filter {
 	char perf[16];			/* "": any */
 	bool ndjson;
 	struct server *srv;
+	struct web_stream *st;
 	struct evbuffer *out;
 	long count;
 };
@@ -244,19 +287,23 @@ static void filter_game(void *arg, const struct db_game *row)
 {
 	struct game_filter *f = arg;
 
-	if (f->count >= f->max || (f->since_ms >= 0 && row->started * 1000 < f->since_ms) ||
+	json_t *live = web_stream_game_json(f->st, row->id);
+
+	/* A game whose end the delay still holds back is not finished on the web. */
+	json_decref(live);
+	if (live || f->count >= f->max || (f->since_ms >= 0 && row->started * 1000 < f->since_ms) ||
 	    (f->until_ms >= 0 && row->started * 1000 > f->until_ms) ||
 	    (f->rated >= 0 && row->rated != f->rated) || (f->perf[0] && strcmp(f->perf, row->category)))
 		return;
 	if (f->ndjson) {
-		json_t *g = stored_json(server_db(f->srv), row);
+		json_t *g = stored_json(server_db(f->srv), row, -1);
 		char *text = g ? json_dumps(g, JSON_COMPACT) : NULL;
 		json_decref(g);
 		if (!text)
 			return;
 		evbuffer_add_printf(f->out, "%s\n", text);
 		free(text);
-	} else if (add_pgn(f->srv, f->out, row, NULL, NULL) < 0) {
+	} else if (add_pgn(f->srv, f->out, row, NULL, NULL, -1) < 0) {
 		return;
 	}
 	f->count++;
@@ -308,13 +355,13 @@ static bool read_filter(struct evhttp_request *req, const char *query, struct ga
 	return ok;
 }
 
-void web_api_user_games(struct server *srv, struct evhttp_request *req, const char *name,
-    const char *query)
+void web_api_user_games(struct server *srv, struct web_stream *st, struct evhttp_request *req,
+    const char *name, const char *query)
 {
 	char why[160];
 	int cap = server_config(srv)->limits.web_games_per_request;
 	struct game_filter f = { .max = cap, .since_ms = -1, .until_ms = -1, .rated = -1,
-	    .srv = srv, .ndjson = web_accepts(req, "application/x-ndjson") };
+	    .srv = srv, .st = st, .ndjson = web_accepts(req, "application/x-ndjson") };
 
 	if (!session_valid_name(name, why, sizeof why)) {
 		web_reply_error(req, 400, why);
@@ -333,6 +380,63 @@ void web_api_user_games(struct server *srv, struct evhttp_request *req, const ch
 		return;
 	}
 	web_reply_body(req, f.ndjson ? "application/x-ndjson" : PGN_TYPE, f.out);
+}
+
+/* Games /api/games/recent lists when no max is given. */
+#define RECENT_GAMES_DEFAULT 20
+/* Rows read beyond max, for ended games a delay still holds back (skipped). */
+#define RECENT_GAMES_SLACK 64
+
+struct recent {
+	struct web_stream *st;
+	struct db *db;
+	json_t *list;
+	long max;
+};
+
+static void recent_game(void *arg, const struct db_game *row)
+{
+	struct recent *r = arg;
+	json_t *live;
+
+	if ((long)json_array_size(r->list) >= r->max)
+		return;
+	if ((live = web_stream_game_json(r->st, row->id))) {
+		json_decref(live);
+		return;
+	}
+	json_array_append_new(r->list, stored_json(r->db, row, -1));
+}
+
+void web_api_recent(struct server *srv, struct web_stream *st, struct evhttp_request *req,
+    const char *query)
+{
+	int cap = server_config(srv)->limits.web_games_per_request;
+	struct recent r = { st, server_db(srv), json_array(), RECENT_GAMES_DEFAULT < cap ?
+	    RECENT_GAMES_DEFAULT : cap };
+	struct evkeyvalq q;
+
+	TAILQ_INIT(&q);
+	if (query && evhttp_parse_query_str(query, &q) < 0) {
+		json_decref(r.list);
+		web_reply_error(req, 400, "bad query string");
+		return;
+	}
+	const char *max = evhttp_find_header(&q, "max");
+	bool bad = max && number_parse(max, 1, cap, &r.max) != NUMBER_OK;
+	evhttp_clear_headers(&q);
+	if (bad) {
+		json_decref(r.list);
+		web_reply_error(req, 400, "max must be a whole number from 1 to web_games_per_request");
+		return;
+	}
+	long rows = r.max + RECENT_GAMES_SLACK < cap ? r.max + RECENT_GAMES_SLACK : cap;
+	if (!r.list || db_games_recent(server_db(srv), (int)rows, recent_game, &r) < 0) {
+		json_decref(r.list);
+		web_reply_error(req, 500, "the games could not be read");
+		return;
+	}
+	web_reply_json(req, 200, r.list);
 }
 
 /* The tournament a path's id names; NULL after a 400 or 404. */
@@ -375,6 +479,46 @@ static json_t *rounds_json(const struct tournament *t, const struct tourney *cor
 		    pairings, "byes", byes));
 	}
 	return rounds;
+}
+
+/* One round of a player as the crosstable shows it: result as in TRF ("1", "=",
+ * "0", "+", "-", "*" not yet, or a bye's letter U, H, Z, F). */
+static json_t *slot_json(const struct tourney_slot *sl)
+{
+	static const char bye_letters[] = "?UHZF";
+	char res[2] = "-";
+
+	if (sl->bye != TOURNEY_BYE_NONE)
+		res[0] = bye_letters[sl->bye];
+	else if (sl->opponent && sl->result == TOURNEY_RESULT_NONE)
+		res[0] = '*';
+	else if (sl->opponent && sl->played)
+		res[0] = sl->points_half == 2 ? '1' : sl->points_half == 1 ? '=' : '0';
+	else if (sl->opponent)
+		res[0] = sl->points_half ? '+' : '-';
+	return json_pack("{s:o,s:o,s:s}", "opponent", sl->opponent ? json_integer(sl->opponent) :
+	    json_null(), "color", !sl->opponent || sl->bye != TOURNEY_BYE_NONE ? json_null() :
+	    json_string(sl->colour == TOURNEY_WHITE ? "white" : "black"), "result", res);
+}
+
+/* Every player by start number, with each round's opponent, colour and result. */
+static json_t *crosstable_json(const struct tourney *core)
+{
+	json_t *rows = json_array();
+	struct tourney_slot *slots = calloc((size_t)core->nplayers + 1, sizeof *slots);
+
+	for (int p = 1; slots && p <= core->nplayers; p++)
+		json_array_append_new(rows, json_pack("{s:i,s:s,s:i,s:f,s:[]}", "no", p,
+		    "name", core->players[p].name, "rating", core->players[p].rating,
+		    "score", tourney_score_half(core, p, core->rounds_paired) / 2.0, "rounds"));
+	for (int r = 1; slots && r <= core->rounds_paired; r++) {
+		tourney_round_slots(core, r, slots);
+		for (int p = 1; p <= core->nplayers; p++)
+			json_array_append_new(json_object_get(json_array_get(rows, (size_t)p - 1),
+			    "rounds"), slot_json(&slots[p]));
+	}
+	free(slots);
+	return rows;
 }
 
 static void list_tourney(struct tournament *t, void *arg)
@@ -422,14 +566,15 @@ json_t *web_api_tourney_json(struct server *srv, int64_t id)
 			    "score", rows[i].points_half / 2.0, "tiebreaks", tb));
 		}
 	}
-	return json_pack("{s:I,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:b,s:o,s:o,s:o}",
+	return json_pack("{s:I,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:b,s:i,s:o,s:o,s:o,s:o}",
 	    "id", (json_int_t)tournament_id(t), "name", tournament_name(t),
 	    "system", tournament_kind_name(tournament_kind(t)),
 	    "state", tournament_state_name(tournament_state(t)),
 	    "rounds", core->nrounds, "currentRound", core->rounds_paired,
 	    "roundsDone", tournament_rounds_done(t), "timeControl", tournament_time_control(t),
-	    "rated", tournament_rated(t), "tiebreaks", names, "standings", standings,
-	    "pairings", rounds_json(t, core));
+	    "rated", tournament_rated(t), "delay", web_api_delay_s(srv, tournament_id(t)),
+	    "tiebreaks", names, "standings", standings,
+	    "pairings", rounds_json(t, core), "crosstable", crosstable_json(core));
 }
 
 void web_api_tourney(struct server *srv, struct evhttp_request *req, const char *id_text)
@@ -442,6 +587,7 @@ void web_api_tourney(struct server *srv, struct evhttp_request *req, const char 
 
 struct round_games {
 	struct server *srv;
+	struct web_stream *st;
 	struct tournament *t;
 	long round;
 	struct evbuffer *out;
@@ -454,13 +600,15 @@ static void round_game(void *arg, const struct db_tourney_pairing *p)
 	char round[32];
 
 	if (p->round != rg->round || !p->game_id ||
-	    db_game_load(server_db(rg->srv), p->game_id, &row) <= 0 || hidden_live(rg->srv, &row))
+	    db_game_load(server_db(rg->srv), p->game_id, &row) <= 0)
 		return;
+	int plies = web_view(rg->srv, rg->st, &row);
 	snprintf(round, sizeof round, "%d.%d", p->round, p->board);
-	add_pgn(rg->srv, rg->out, &row, tournament_name(rg->t), round);
+	add_pgn(rg->srv, rg->out, &row, tournament_name(rg->t), round, plies);
 }
 
-void web_api_tourney_file(struct server *srv, struct evhttp_request *req, const char *rest)
+void web_api_tourney_file(struct server *srv, struct web_stream *st, struct evhttp_request *req,
+    const char *rest)
 {
 	char id_text[32];
 	size_t n = strcspn(rest, "./");
@@ -512,7 +660,7 @@ void web_api_tourney_file(struct server *srv, struct evhttp_request *req, const 
 		web_reply_error(req, 400, "a round is a whole number from 1");
 		return;
 	}
-	struct round_games rg = { srv, t, round, out };
+	struct round_games rg = { srv, st, t, round, out };
 	if (db_tourney_pairings(server_db(srv), tournament_id(t), round_game, &rg) < 0) {
 		evbuffer_free(out);
 		web_reply_error(req, 500, "the games could not be read");

@@ -64,6 +64,7 @@ struct channel {
 	struct channel *next, **prevp;
 	int number;
 	int64_t id;
+	int64_t tourney_id;		/* its delay may be the tournament's */
 	char names[COLOR_NB][DB_NAME_MAX];
 	char ratings[COLOR_NB][8];
 	bool rated;
@@ -495,6 +496,7 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 	ch->st = st;
 	ch->number = game_number(g);
 	ch->id = game_id(g);
+	ch->tourney_id = game_tourney_id(g);
 	ch->rated = game_rated(g);
 	ch->tc = *game_clock(g);
 	ch->started_unix = game_started(g);
@@ -551,7 +553,7 @@ static int channel_push(struct channel *ch, struct web_event *ev)
 		ch->events = e;
 		ch->events_cap = cap;
 	}
-	ev->due_ms = now_ms(ch->st) + (int64_t)server_config(ch->st->srv)->public_delay_s * 1000;
+	ev->due_ms = now_ms(ch->st) + (int64_t)web_api_delay_s(ch->st->srv, ch->tourney_id) * 1000;
 	ch->events[ch->event_count++] = ev;
 	return 0;
 }
@@ -759,7 +761,7 @@ void web_stream_pass_end(struct web_stream *st, uint64_t need, uint64_t durable)
 		if (!ev)
 			continue;
 		ev->seq = need;
-		ev->due_ms = now_ms(st) + (int64_t)server_config(st->srv)->public_delay_s * 1000;
+		ev->due_ms = now_ms(st) + (int64_t)web_api_delay_s(st->srv, st->dirty[i]) * 1000;
 		st->updates[st->update_count].id = st->dirty[i];
 		st->updates[st->update_count++].ev = ev;
 	}

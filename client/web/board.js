@@ -1,23 +1,40 @@
-// A board from a FEN, as a grid of squares with Unicode pieces; white at the bottom.
-const PIECES = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
-  k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
+// Boards are drawn by the server as SVG (/board.svg).  A page holding one
+// follows a game by pointing each square's <use> at the piece on it.
+const PIECE_IDS = "PNBRQKpnbrqk";
 
+function boardUrl(fen, lastMove) {
+  return "/board.svg?fen=" + encodeURIComponent(fen) + (lastMove ? "&lm=" + lastMove : "");
+}
+
+// Shows the position in an element: the server's SVG the first time, then in place.
 function drawBoard(el, fen, lastMove) {
-  const rows = fen.split(" ")[0].split("/");
-  const marked = lastMove ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
-  el.textContent = "";
+  el.dataset.fen = fen;
+  el.dataset.lm = lastMove || "";
+  if (el.querySelector("svg")) {
+    placePieces(el);
+  } else if (!el.loading) {
+    el.loading = fetch(boardUrl(fen, lastMove)).then((r) => r.text()).then((svg) => {
+      el.innerHTML = svg;
+      placePieces(el);
+    });
+  }
+}
+
+function placePieces(el) {
+  const rows = el.dataset.fen.split(" ")[0].split("/");
+  const lm = el.dataset.lm;
+  const marked = lm ? [lm.slice(0, 2), lm.slice(2, 4)] : [];
   rows.forEach((row, r) => {
     let file = 0;
     for (const ch of row) {
       const n = Number(ch);
       for (let k = 0; k < (n || 1); k++, file++) {
-        const sq = document.createElement("div");
         const name = "abcdefgh"[file] + (8 - r);
-        sq.className = "sq " + ((r + file) % 2 ? "dark" : "light") +
-          (marked.includes(name) ? " last" : "");
-        sq.dataset.square = name;
-        if (!n) sq.textContent = PIECES[ch];
-        el.appendChild(sq);
+        const id = n ? "none" : (ch === ch.toUpperCase() ? "w" : "b") + ch.toUpperCase();
+        if (!n && !PIECE_IDS.includes(ch)) continue;
+        el.querySelector("use[data-square=" + name + "]").setAttribute("href", "#chessd-" + id);
+        el.querySelector("rect[data-square=" + name + "]").classList.toggle("chessd-last",
+          marked.includes(name));
       }
     }
   });

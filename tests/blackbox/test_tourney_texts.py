@@ -204,7 +204,7 @@ class TourneyTextsTest(TourneyTestCase):
             ("tourney join", "Usage: tourney join ID"),
             ("tourney show %d 2" % tid, "Usage: tourney show ID"),
             ("tourney result %d 1" % tid, "Usage: tourney result ID ROUND BOARD 1-0|0-1|1/2-1/2|+-|-+|--"),
-            ("tourney set %d tiebreaks" % tid, "Usage: tourney set ID tiebreaks LIST | byevalue 1|0.5"),
+            ("tourney set %d tiebreaks" % tid, "Usage: tourney set ID tiebreaks LIST | byevalue 1|0.5 | delay SECONDS|default"),
             ("tourney withdraw sbp %d extra" % tid, "Usage: tourney withdraw PLAYER ID"),
             ("tourney list now", "Usage: tourney list"),
             ("tourney start 999", "There is no tourney 999."),

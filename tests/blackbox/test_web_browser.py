@@ -120,17 +120,22 @@ class BrowserTest(WebTestCase):
         page.open("http://127.0.0.1:%d/game/%d" % (srv.http_port, number))
         page.wait_js("document.getElementById('white').textContent", lambda t: t and a.name in t)
         self.assertIn(b.name, page.js("document.getElementById('black').textContent"))
-        self.assertEqual(page.js("document.querySelectorAll('#board .sq').length"), 64)
+        # the server's SVG board: 64 squares, each with its piece slot
+        page.wait_js("document.querySelectorAll('#board svg rect.chessd-sq').length", 64)
+        self.assertEqual(page.js("document.querySelectorAll('#board svg use[data-square]').length"),
+                         64)
         moves = ["e4", "e5", "Nf3", "Nc6"]
         shown = ["1. e4", "1. e4 e5", "1. e4 e5 2. Nf3", "1. e4 e5 2. Nf3 Nc6"]
         for i, mv in enumerate(moves):
             self.move([a, b][i % 2], [b, a][i % 2], mv)
             page.wait_js("document.getElementById('moves').textContent", shown[i])
         # the last move is marked, and the knight stands on f3
-        self.assertEqual(page.js("[...document.querySelectorAll('.sq.last')]"
+        self.assertEqual(page.js("[...document.querySelectorAll('#board rect.chessd-last')]"
                                  ".map(e => e.dataset.square).sort().join(' ')"), "b8 c6")
-        self.assertEqual(page.js("document.querySelector('[data-square=f3]').textContent"),
-                         "\u2658")
+        self.assertEqual(page.js("document.querySelector('#board use[data-square=f3]')"
+                                 ".getAttribute('href')"), "#chessd-wN")
+        self.assertEqual(page.js("document.querySelector('#board use[data-square=g1]')"
+                                 ".getAttribute('href')"), "#chessd-none")
         shot = page.screenshot(os.path.join(SHOTS, "web-game.png"))
         with open(shot, "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
