@@ -230,7 +230,7 @@ static bool find_commentable(struct session *s, const char *name, struct db_user
 		session_printf(s, "Player \"%s\" is unregistered and cannot have comments.\n",
 		    session_name(p));
 	else
-		session_printf(s, "There is no player matching the name %s.\n", name);
+		session_printf(s, "There is no player matching that name.\n");
 	return false;
 }
 
@@ -438,7 +438,7 @@ static void cmd_asetpasswd(struct session *s, const struct cmd_args *a)
 		if (server_find_session(session_server(s), a->argv[0]))
 			session_printf(s, "You cannot set the password of an unregistered player!\n");
 		else
-			session_printf(s, "There is no player matching the name %s.\n", a->argv[0]);
+			session_printf(s, "There is no player matching that name.\n");
 		return;
 	}
 	OPENSSL_cleanse(u.password, sizeof u.password);

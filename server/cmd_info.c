@@ -210,7 +210,7 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 	struct db_user user;
 	int found = db_user_find(server_db(session_server(s)), name, &user);
 	if (found <= 0) {
-		session_printf(s, "There is no player matching the name %s.\n", name);
+		session_printf(s, "There is no player matching that name.\n");
 		return;
 	}
 	session_printf(s, "Finger of %s%s%s:\n\n", user.name, user.admin ? "(*)" : "",

@@ -112,7 +112,7 @@ class Admin(ChessdTestCase):
                          b"Player \"" + g.name.encode() + b"\" is unregistered and cannot have "
                          b"comments.\n\rfics% ")
         self.assertEqual(root.command("addcomment nobody x"),
-                         b"There is no player matching the name nobody.\n\rfics% ")
+                         b"There is no player matching that name.\n\rfics% ")
         srv.stop()
         srv.start()
         root = self.user(srv, "root", PW)

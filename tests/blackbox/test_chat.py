@@ -150,7 +150,7 @@ class Chat(ChessdTestCase):
         reply = g.command("f carol")
         self.assertTrue(reply.startswith(b"Finger of carol:\n\r\n\rHas never logged in."), reply)
         self.assertEqual(g.command("finger nobody"),
-                         b"There is no player matching the name nobody.\n\rfics% ")
+                         b"There is no player matching that name.\n\rfics% ")
 
     def test_set_tell_0_blocks_guests(self):
         self.srv.useradd("alice", "secret1")
