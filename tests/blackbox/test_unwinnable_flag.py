@@ -215,6 +215,15 @@ class UnwinnableFlag(StoredGames):
         got = pychess_reads([END_LINES[k][0] % 1 for k in keys])
         self.assertEqual(dict(zip(keys, got)), {k: END_LINES[k][1] for k in keys})
 
+    def test_help_says_how_6_9_is_applied(self):
+        g = self.guest_player(self.srv)
+        text = self.cmd(g, "help draw").replace(b"\n\r", b" ")
+        self.assertRegex(text, rb"your opponent cannot checkmate you by any\s+series of legal "
+                         rb"moves \(FIDE 6\.9\)")
+        text = self.cmd(g, "help flag").replace(b"\n\r", b" ")
+        self.assertRegex(text, rb"a draw if you cannot checkmate by any series of legal moves")
+        self.assertIn(b"the clocks are stopped", text)
+
     # --- flags ---
 
     def test_flag_against_a_side_that_cannot_mate_is_a_draw(self):
