@@ -988,8 +988,16 @@ static void arm_timer(struct game *g)
 	int64_t now = server_now_ms(g->srv), at;
 
 	event_del(g->timer);
-	if (g->over || g->deciding)
+	if (g->over)
 		return;
+	if (g->deciding) {
+		/* No clock runs; only a decision waiting for room in the queue asks again. */
+		if (!g->verdict) {
+			struct timeval retry = { .tv_sec = 0, .tv_usec = GAME_VERDICT_RETRY_MS * 1000 };
+			event_add(g->timer, &retry);
+		}
+		return;
+	}
 	if (g->paused) {
 		if (!g->grace_until_ms || g->grace_over)
 			return;
@@ -1105,7 +1113,7 @@ static void verdict_request(struct game *g)
 	g->verdict = verdicts_submit(server_verdicts(g->srv), position_board(g->pos),
 	    g->deciding_for, server_config(g->srv)->limits.unwinnable_nodes, verdict_arrived, g);
 	if (!g->verdict)
-		retry_in(g, GAME_VERDICT_RETRY_MS);
+		arm_timer(g);	/* asks again in a moment */
 }
 
 /*
