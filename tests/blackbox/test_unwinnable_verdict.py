@@ -12,8 +12,8 @@ from games_harness import FAST, GT
 from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 
 # Whether White can still mate here takes the search its whole budget (it
-# answers "undetermined", which counts as able to mate): about a second at
-# a million positions, long enough to watch the loop meanwhile.
+# answers "undetermined", which counts as able to mate): over half a second
+# at 600,000 positions, long enough to watch the loop meanwhile.
 SLOW = "7k/8/5pB1/5P2/8/6n1/1b6/1K6 b - - 0 1"
 
 
@@ -23,7 +23,7 @@ class VerdictOffTheLoop(StoredGames):
     def setUpClass(cls):
         cfg = dict(FAST)
         # The slow decision's budget; one decision waiting or running at a time.
-        cfg.update(unwinnable_nodes=1000000, verdict_queue=1)
+        cfg.update(unwinnable_nodes=600000, verdict_queue=1)
         cls.srv = Server(config=cfg, tls=False)
         try:
             cls.ids = stored_games(cls.srv, [
@@ -44,8 +44,8 @@ class VerdictOffTheLoop(StoredGames):
         return self.login(self.srv, w), self.login(self.srv, b)
 
     def test_slow_decision_leaves_the_loop_serving(self):
-        """rosa's flag falls where the decision takes its whole budget (a
-        million positions): meanwhile another session's commands are answered
+        """rosa's flag falls where the decision takes its whole budget
+        (600,000 positions): meanwhile another session's commands are answered
         at once, rosa's move and quinn's flag get one line each, and then the
         result comes (undetermined counts as able to mate: a loss)."""
         q, r = self.pair("quinn", "rosa")
@@ -111,7 +111,7 @@ class ShutdownDuringVerdict(StoredGames):
     def test_shutdown_while_a_verdict_runs(self):
         """A verdict for a game that is gone is dropped: SIGTERM during a slow
         decision adjourns the game and chessd exits cleanly."""
-        srv = self.new_server(config=dict(FAST, unwinnable_nodes=1000000), tls=False)
+        srv = self.new_server(config=dict(FAST, unwinnable_nodes=400000), tls=False)
         ids = stored_games(srv, [("alice", "bob", SLOW, 60000, 800)])
         srv.start()
         a, b = self.login(srv, "alice"), self.login(srv, "bob")
