@@ -30,6 +30,7 @@ class VerdictOffTheLoop(StoredGames):
                 ("quinn", "rosa", SLOW, 60000, 800),
                 ("sam", "tina", SLOW, 60000, 800),
                 ("uma", "victor", KNIGHT_V_PAWN, 60000, 800),
+                ("walt", "xena", SLOW, 60000, 60000),
             ])
             cls.srv.start()
         except BaseException:
@@ -83,6 +84,30 @@ class VerdictOffTheLoop(StoredGames):
                     "please wait." % n).encode()
         for who in ("rosa", "quinn"):
             self.assertIn(deciding, refused.get(who, b""), (who, refused))
+
+    def test_claim_waits_for_its_verdict(self):
+        """xena claims that walt cannot mate, which takes the search its whole
+        budget: meanwhile walt's flag gets one line, and xena's reply (the
+        offer: undetermined counts as able to mate) comes once it is decided."""
+        w, x = self.pair("walt", "xena")
+        n = self.resume(w, x)
+        x.send_line("draw")
+        deciding = ("Game %d: the server is deciding whether walt can still checkmate; "
+                    "please wait." % n).encode()
+        deadline = time.monotonic() + GT
+        while True:
+            out = self.cmd(w, "flag")
+            if deciding in out:
+                break
+            # Before the claim reached the server.
+            self.assertIn(b"Your opponent is not out of time.", out)
+            self.assertLess(time.monotonic(), deadline)
+        x.expect(b"Draw request sent.", GT)
+        self.expect_line(w, re.escape("xena offers you a draw."))
+        # The game goes on: walt may now accept.
+        w.send_line("draw")
+        _, got = self.end(x)
+        self.assertEqual(got, (n, "walt", "xena", "Game drawn by mutual agreement", "1/2-1/2"))
 
     def test_verdicts_wait_for_room_in_the_queue(self):
         """verdict_queue 1: a flag falling while a slow decision runs finds
