@@ -274,7 +274,7 @@ const struct cmd_entry cmd_flag_entry = {
 	.flags = CMD_PLAYING,
 	.exec = cmd_flag,
 	.usage = "flag",
-	.summary = "Claim a win on time (the server also flags)",
+	.summary = "Claim a win on time or over an absent opponent (a draw if you cannot mate)",
 };
 const struct cmd_entry cmd_say_entry = {
 	.name = "say",

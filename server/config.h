@@ -40,6 +40,8 @@ struct limits {
 	int address_bans;
 	int hasher_threads;
 	int unwinnable_nodes;
+	int verdict_threads;
+	int verdict_queue;
 	int hasher_queue;
 	int seeks_per_user;
 	int http_request_line_bytes;

@@ -23,7 +23,20 @@
 #include "server.h"
 #include "session.h"
 #include "tournament.h"
+#include "unwinnable.h"
+#include "verdict.h"
 #include "web.h"
+
+/*
+ * What a game waits for while its clocks are stopped for a verdict: whether
+ * a side can still mate (6.9), decided off the loop (verdict.c).
+ */
+enum deciding {
+	DECIDING_NONE,
+	DECIDING_FLAG,		/* the side to move ran out of time */
+	DECIDING_FORFEIT,	/* a win is claimed over a player who did not come back */
+	DECIDING_CLAIM,		/* a player claims the opponent cannot mate (draw) */
+};
 
 /* What the game keeps per ply beyond the move itself. */
 struct game {
@@ -63,6 +76,10 @@ struct game {
 	bool flag_retrying;		/* the flag fell, its end is not stored yet */
 	bool quiet_refusal;		/* the players know already: do not repeat it */
 	int aborted_by;			/* who ended it by aborting: a colour, -1 both */
+	enum deciding deciding;		/* clocks stopped until the verdict comes */
+	enum color deciding_for;	/* the side whose mating chances are judged */
+	struct verdict_job *verdict;	/* the decision running; NULL while it waits for room */
+	struct session *claimant;	/* DECIDING_CLAIM: whose reply waits, NULL once gone */
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
@@ -81,6 +98,8 @@ struct games {
 
 /* How soon a flag that fell, but whose end the database refused, falls again. */
 #define GAME_END_RETRY_MS 1000
+/* How soon a game whose verdict found the queue full asks again. */
+#define GAME_VERDICT_RETRY_MS 50
 
 static void arm_timer(struct game *g);
 static int end_game(struct game *g, enum result r, const char *reason,
@@ -114,6 +133,9 @@ static void game_free(struct game *g)
 		return;
 	if (g->timer)
 		event_free(g->timer);
+	/* The one teardown path: a verdict for a game that is gone is dropped. */
+	if (g->verdict)
+		verdicts_cancel(server_verdicts(g->srv), g->verdict);
 	examine_free(g->exam);
 	position_free(g->pos);
 	free(g->plies);
@@ -276,7 +298,7 @@ static enum color to_move(const struct game *g)
 /* Time the side to move has used on this turn. */
 static int64_t elapsed_ms(const struct game *g)
 {
-	if (g->paused || g->over)
+	if (g->paused || g->over || g->deciding)
 		return g->paused_elapsed_ms;
 	return (g->shown_at_ms ? g->shown_at_ms : server_now_ms(g->srv)) - g->turn_started_ms;
 }
@@ -968,6 +990,14 @@ static void arm_timer(struct game *g)
 	event_del(g->timer);
 	if (g->over)
 		return;
+	if (g->deciding) {
+		/* No clock runs; only a decision waiting for room in the queue asks again. */
+		if (!g->verdict) {
+			struct timeval retry = { .tv_sec = 0, .tv_usec = GAME_VERDICT_RETRY_MS * 1000 };
+			event_add(g->timer, &retry);
+		}
+		return;
+	}
 	if (g->paused) {
 		if (!g->grace_until_ms || g->grace_over)
 			return;
@@ -987,24 +1017,30 @@ static void arm_timer(struct game *g)
 	event_add(g->timer, &tv);
 }
 
-/* The side to move ran out of time: a loss, or a draw by 6.9.  -1: not stored. */
-static int flag_fell(struct game *g)
+static void decide(struct game *g, enum deciding what, enum color side);
+
+/* The side to move ran out of time: the clocks stop while 6.9 is decided. */
+static void flag_fell(struct game *g)
+{
+	decide(g, DECIDING_FLAG, color_other(to_move(g)));
+}
+
+/* The flag's end: a loss, or a draw when the winner cannot mate.  -1: not stored. */
+static int flag_end(struct game *g, bool drawn)
 {
 	enum color loser = to_move(g);
-	enum result r = position_flag_result_within(g->pos, loser,
-	    server_config(g->srv)->limits.unwinnable_nodes);
 	char reason[96];
 
-	/* The clock shows what was left: nothing. */
-	g->paused_elapsed_ms = elapsed_ms(g);
-	if (r == RESULT_DRAW)
+	if (drawn)
 		snprintf(reason, sizeof reason, "%s ran out of time and %s has no material to mate",
 		    g->names[loser], g->names[color_other(loser)]);
 	else
 		snprintf(reason, sizeof reason, "%s forfeits on time", g->names[loser]);
+	/* The clock shows what was left: nothing. */
 	int64_t left_ms = g->clocks[loser].remaining_ms;
 	g->clocks[loser].remaining_ms = 0;
-	if (end_game(g, r, reason, TERMINATION_TIME_FORFEIT, GAME_FINISHED) < 0) {
+	if (end_game(g, drawn ? RESULT_DRAW : loser == WHITE ? RESULT_BLACK_WINS :
+	    RESULT_WHITE_WINS, reason, TERMINATION_TIME_FORFEIT, GAME_FINISHED) < 0) {
 		g->clocks[loser].remaining_ms = left_ms;
 		return -1;
 	}
@@ -1013,9 +1049,11 @@ static int flag_fell(struct game *g)
 
 static bool flagged_now(const struct game *g)
 {
-	return !clock_untimed(&g->tc) && !g->paused && !g->over &&
+	return !clock_untimed(&g->tc) && !g->paused && !g->over && !g->deciding &&
 	    clock_side_flagged(&g->tc, &g->clocks[to_move(g)], elapsed_ms(g) - flag_grace_ms(g));
 }
+
+static void verdict_request(struct game *g);
 
 static void game_timer(evutil_socket_t fd, short what, void *arg)
 {
@@ -1025,6 +1063,11 @@ static void game_timer(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (g->over)
 		return;
+	if (g->deciding) {
+		if (!g->verdict)
+			verdict_request(g);	/* the queue was full: try again */
+		return;
+	}
 	if (g->paused && g->grace_until_ms && server_now_ms(g->srv) >= g->grace_until_ms) {
 		g->grace_over = true;
 		for (int c = WHITE; c <= BLACK; c++)
@@ -1036,19 +1079,80 @@ static void game_timer(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	if (flagged_now(g)) {
-		/* Not stored: the flag falls again once the database may take it. */
-		g->quiet_refusal = g->flag_retrying;
-		int rc = flag_fell(g);
-		g->quiet_refusal = false;
-		if (rc < 0) {
-			g->flag_retrying = true;
-			struct timeval retry = { .tv_sec = GAME_END_RETRY_MS / 1000,
-			    .tv_usec = GAME_END_RETRY_MS % 1000 * 1000 };
-			event_add(g->timer, &retry);
-		}
+		flag_fell(g);
 		return;
 	}
 	arm_timer(g);	/* woke a little early */
+}
+
+static void retry_in(struct game *g, int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
+
+	event_del(g->timer);
+	event_add(g->timer, &tv);
+}
+
+/* --- verdicts: whether a side can still mate, decided off the loop --- */
+
+static void decided(struct game *g, bool unwinnable);
+
+static void verdict_arrived(void *arg, enum unwinnable_verdict v)
+{
+	struct game *g = arg;
+
+	g->verdict = NULL;
+	if (g->over || !g->deciding)
+		return;
+	/* Only a proof of "no helpmate" draws: an undetermined search counts as winnable. */
+	decided(g, v == UNWINNABLE_UNWINNABLE);
+}
+
+static void verdict_request(struct game *g)
+{
+	g->verdict = verdicts_submit(server_verdicts(g->srv), position_board(g->pos),
+	    g->deciding_for, server_config(g->srv)->limits.unwinnable_nodes, verdict_arrived, g);
+	if (!g->verdict)
+		arm_timer(g);	/* asks again in a moment */
+}
+
+/*
+ * Stops the clocks and asks whether `side` can still mate; what follows the
+ * answer depends on `what`.  The static check answers at once when it can;
+ * the full decision runs on a worker, and the game waits for it.
+ */
+static void decide(struct game *g, enum deciding what, enum color side)
+{
+	if (g->deciding)
+		return;
+	g->paused_elapsed_ms = elapsed_ms(g);
+	g->deciding = what;
+	g->deciding_for = side;
+	event_del(g->timer);
+	if (unwinnable_quick(position_board(g->pos), side) == UNWINNABLE_UNWINNABLE) {
+		decided(g, true);
+		return;
+	}
+	verdict_request(g);
+}
+
+/* The clocks go on from where the decision stopped them. */
+static void undecided(struct game *g)
+{
+	g->deciding = DECIDING_NONE;
+	if (!g->paused)
+		g->turn_started_ms = server_now_ms(g->srv) - g->paused_elapsed_ms;
+	arm_timer(g);
+}
+
+/* A player's action while the clocks are stopped for a verdict: one line. */
+static bool deciding_refuses(struct game *g, struct session *s)
+{
+	if (!g->deciding)
+		return false;
+	session_printf(s, "Game %d: the server is deciding whether %s can still checkmate; "
+	    "please wait.\n", g->number, g->names[g->deciding_for]);
+	return true;
 }
 
 /* --- ending --- */
@@ -1159,6 +1263,11 @@ static void show_ending(struct game *g, const struct ending *e)
 	g->paused_elapsed_ms = elapsed_ms(g);
 	g->over = true;
 	event_del(g->timer);
+	/* A claim cut short by another ending: its reply closes before the end line. */
+	struct session *claimant = g->claimant;
+	g->claimant = NULL;
+	if (claimant)
+		session_reply_resume(claimant, NULL, NULL);
 	const char *result = e->status == GAME_FINISHED ? result_text(e->r) : "*";
 	struct fics_game_view v;
 	game_view(g, &v);
@@ -1268,11 +1377,8 @@ static bool board_ending(struct game *g, struct ending *e)
 		snprintf(e->reason, sizeof e->reason, "Game drawn by stalemate");
 		return true;
 	case TERM_DEAD_POSITION:
-		snprintf(e->reason, sizeof e->reason, "%s",
-		    board_cannot_mate(position_board(g->pos), WHITE) &&
-		    board_cannot_mate(position_board(g->pos), BLACK) ?
-		    "Neither player has mating material" :
-		    "Game drawn because neither player can checkmate");
+		/* FICS's line for a dead position, whatever makes it dead. */
+		snprintf(e->reason, sizeof e->reason, "Neither player has mating material");
 		return true;
 	case TERM_FIVEFOLD:
 		snprintf(e->reason, sizeof e->reason, "Game drawn by fivefold repetition");
@@ -1336,6 +1442,8 @@ bool game_move(struct game *g, struct session *s, const char *text)
 	char san[MOVE_TEXT_MAX], uci[MOVE_TEXT_MAX], verbose[MOVE_TEXT_MAX];
 	move m;
 	enum color c = mover_color(g, s);
+	if (deciding_refuses(g, s))
+		return false;
 	if (g->paused) {
 		session_printf(s, "The game is paused until %s returns.\n",
 		    g->names[color_other(c)]);
@@ -1425,6 +1533,8 @@ void game_resign(struct game *g, struct session *s)
 {
 	char reason[64];
 	enum color c = mover_color(g, s);
+	if (deciding_refuses(g, s))
+		return;
 	snprintf(reason, sizeof reason, "%s resigns", g->names[c]);
 	finish_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason);
 }
@@ -1469,8 +1579,9 @@ static int read_intended_move(const struct game *g, struct session *s, const cha
 
 void game_draw(struct game *g, struct session *s, const char *move_text)
 {
-	char text[128];
 	enum color c = mover_color(g, s);
+	if (deciding_refuses(g, s))
+		return;
 	/*
 	 * A claim with an intended move (9.2.1, 9.3.1): the move is read once, as
 	 * the player's moves are read, and that very move is played, named by its
@@ -1509,8 +1620,64 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 		finish_game(g, RESULT_DRAW, "Game drawn by mutual agreement");
 		return;
 	}
-	snprintf(text, sizeof text, "%s offers you a draw.", g->names[c]);
+	/*
+	 * Else a claim that the opponent cannot mate by any series of legal
+	 * moves, decided as a flag is (the clocks stop, as when a player stops
+	 * them to call the arbiter); if it fails, the draw is an ordinary offer.
+	 * The reply waits for the verdict.
+	 */
+	g->claimant = s;
+	decide(g, DECIDING_CLAIM, color_other(c));
+	if (g->claimant == s)
+		session_defer_reply(s);
+}
+
+/* The draw offered when a claim fails: the reply to the claimant's "draw". */
+static void offer_draw(struct session *s, void *arg)
+{
+	struct game *g = arg;
+	char text[128];
+
+	snprintf(text, sizeof text, "%s offers you a draw.", g->names[mover_color(g, s)]);
 	make_offer(g, s, OFFER_DRAW, text);
+}
+
+struct claim_end {
+	struct game *g;
+	const char *reason;
+	int rc;
+};
+
+static void end_claimed(struct session *s, void *arg)
+{
+	struct claim_end *e = arg;
+
+	(void)s;
+	e->rc = finish_game(e->g, RESULT_DRAW, e->reason);
+}
+
+/* A claimed draw, once the verdict is in; the claimant's reply closes with it. */
+static void claim_decided(struct game *g, bool drawn)
+{
+	struct session *s = g->claimant;
+	char reason[96];
+
+	g->claimant = NULL;
+	if (!drawn) {
+		undecided(g);
+		if (s)
+			session_reply_resume(s, offer_draw, g);
+		return;
+	}
+	snprintf(reason, sizeof reason, "Game drawn because %s has no material to mate",
+	    g->names[g->deciding_for]);
+	struct claim_end e = { g, reason, 0 };
+	if (s)
+		session_reply_resume(s, end_claimed, &e);
+	else
+		end_claimed(NULL, &e);
+	if (e.rc < 0)
+		undecided(g);	/* not stored: the game goes on, its players told */
 }
 
 void game_abort(struct game *g, struct session *s)
@@ -1518,6 +1685,8 @@ void game_abort(struct game *g, struct session *s)
 	char text[128];
 
 	enum color c = mover_color(g, s);
+	if (deciding_refuses(g, s))
+		return;
 	/* Before a player has moved, either player may abort alone. */
 	int plies = position_ply_count(g->pos);
 	bool first_move = plies < 2;
@@ -1546,6 +1715,8 @@ void game_adjourn(struct game *g, struct session *s)
 	char text[128];
 
 	enum color c = mover_color(g, s);
+	if (deciding_refuses(g, s))
+		return;
 	if (g->paused && g->grace_over) {
 		adjourn_now(g, "Game adjourned by disconnection");
 		return;
@@ -1602,6 +1773,8 @@ void game_takeback(struct game *g, struct session *s, int plies)
 	char text[160];
 
 	enum color c = mover_color(g, s);
+	if (deciding_refuses(g, s))
+		return;
 	int have = position_ply_count(g->pos);
 	if (plies < 1 || plies > have) {
 		session_printf(s, "There are only %d half-moves to take back.\n", have);
@@ -1624,6 +1797,8 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 
 	if (g->over || ci < 0)
 		return false;
+	if (deciding_refuses(g, s))
+		return true;
 	enum color o = color_other((enum color)ci);
 	if (!(g->offers[o] & (unsigned)kind))
 		return false;
@@ -1652,25 +1827,65 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 	return true;
 }
 
+/* A win claimed over a player who did not come back: a draw if the claimant cannot mate (6.9). */
+static void forfeit_decided(struct game *g, bool drawn)
+{
+	enum color c = g->deciding_for, away = color_other(c);
+	char reason[96];
+
+	if (drawn)
+		snprintf(reason, sizeof reason, "Game drawn because %s disconnected and %s has "
+		    "no material to mate", g->names[away], g->names[c]);
+	else
+		snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
+	if (end_game(g, drawn ? RESULT_DRAW : away == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS,
+	    reason, TERMINATION_ABANDONED, GAME_FINISHED) < 0)
+		undecided(g);	/* not stored: still paused, the claim may be made again */
+}
+
+/* A flag's end once 6.9 is decided; not stored, it falls again a little later. */
+static void flag_decided(struct game *g, bool drawn)
+{
+	/* Nobody left to tell: the end stands even if the database refuses it. */
+	if (!g->players[WHITE] && !g->players[BLACK])
+		g->must_end = true;
+	g->quiet_refusal = g->flag_retrying;
+	int rc = flag_end(g, drawn);
+	g->quiet_refusal = false;
+	if (rc < 0) {
+		g->flag_retrying = true;
+		undecided(g);
+		retry_in(g, GAME_END_RETRY_MS);
+	}
+}
+
+/* What a verdict decides, once it is in; the clocks were stopped until now. */
+static void decided(struct game *g, bool unwinnable)
+{
+	switch (g->deciding) {
+	case DECIDING_FLAG:
+		flag_decided(g, unwinnable);
+		break;
+	case DECIDING_FORFEIT:
+		forfeit_decided(g, unwinnable);
+		break;
+	case DECIDING_CLAIM:
+		claim_decided(g, unwinnable);
+		break;
+	case DECIDING_NONE:
+		break;
+	}
+}
+
 void game_flag(struct game *g, struct session *s)
 {
 	int ci = player_color(g, s);
 
-	if (ci < 0)
+	if (ci < 0 || deciding_refuses(g, s))
 		return;
 	enum color c = (enum color)ci;
 	if (g->paused && g->grace_over) {
-		char reason[96];
-		enum color away = color_other(c);
-		/* As for a flag (6.9): no win for a side that cannot mate by any series of moves. */
-		enum result r = position_flag_result_within(g->pos, away,
-		    server_config(g->srv)->limits.unwinnable_nodes);
-		if (r == RESULT_DRAW)
-			snprintf(reason, sizeof reason, "Game drawn because %s disconnected and %s has "
-			    "no material to mate", g->names[away], g->names[c]);
-		else
-			snprintf(reason, sizeof reason, "%s forfeits by disconnection", g->names[away]);
-		end_game(g, r, reason, TERMINATION_ABANDONED, GAME_FINISHED);
+		decide(g, DECIDING_FORFEIT, c);
 		return;
 	}
 	if (flagged_now(g) && to_move(g) != c) {
@@ -1682,7 +1897,7 @@ void game_flag(struct game *g, struct session *s)
 
 void game_request_adjudication(struct game *g, struct session *s)
 {
-	if (player_color(g, s) < 0)
+	if (player_color(g, s) < 0 || deciding_refuses(g, s))
 		return;
 	if (!g->paused || !g->grace_over) {
 		session_printf(s, "You can ask for adjudication only when your opponent has not come "
@@ -1703,6 +1918,11 @@ void game_player_left(struct game *g, struct session *s)
 		return;
 	g->players[c] = NULL;
 	session_set_game(s, NULL);
+	if (g->claimant == s)
+		g->claimant = NULL;
+	/* A flag fell or a forfeit was claimed before: the verdict ends the game. */
+	if (g->deciding == DECIDING_FLAG || g->deciding == DECIDING_FORFEIT)
+		return;
 	struct session *opp = g->players[color_other((enum color)c)];
 	if (!opp) {
 		/* Both gone: keep it for later if it can be resumed, else drop it. */

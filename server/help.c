@@ -90,12 +90,26 @@ static const struct help_topic topics[] = {
 	  "  wname, bname    name the sides; mexamine bob lets an observer move too\n"
 	  "  unexamine    stop; \"observe N\" watches a board others examine.\n" },
 	{ "draw",
-	  "  draw        offers a draw, or accepts your opponent's offer\n"
+	  "  draw        offers a draw, or accepts your opponent's offer; also\n"
+	  "              claims one by threefold repetition or the 50-move rule,\n"
+	  "              or because your opponent cannot checkmate you by any\n"
+	  "              series of legal moves (FIDE 6.9): the clocks stop while\n"
+	  "              the server decides, and then the game is drawn, or your\n"
+	  "              draw is an ordinary offer\n"
 	  "  draw Nf3    claims a draw by threefold repetition or the 50-move rule\n"
 	  "              that the move Nf3 would bring about (FIDE 9.2, 9.3)\n"
 	  "A claim the rules allow ends the game at once; one they don't is\n"
 	  "refused and the move is not played.  Fivefold repetition, 75 moves,\n"
-	  "stalemate and dead positions end the game by themselves.\n" },
+	  "stalemate and dead positions (neither side can mate, 5.2.2) end the\n"
+	  "game by themselves.\n" },
+	{ "flag",
+	  "The server calls a flag by itself when a clock runs out; \"flag\" claims\n"
+	  "your opponent's (it says so if they still have time), or, when your\n"
+	  "opponent lost contact and did not come back in time, the win.  Either\n"
+	  "way it is a draw if you cannot checkmate by any series of legal moves\n"
+	  "(FIDE 6.9), whatever material you have, and a loss for them otherwise.\n"
+	  "While the server decides, the clocks are stopped and the game takes no\n"
+	  "moves.\n" },
 	{ "resume",
 	  "Continues an adjourned game: \"resume\" with your opponent online, or\n"
 	  "\"resume alice\".  Games adjourned by a crash or a restart resume the same\n"

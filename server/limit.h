@@ -60,6 +60,10 @@
  * when a flag falls or a disconnected player's forfeit is claimed (about
  * 0.1 s at the worst); past it the side counts as able to mate. */
 #define LIMIT_UNWINNABLE_NODES 100000
+/* Threads that run those decisions off the event loop, and decisions waiting
+ * or running at most; past it a game waits for a free slot, its clocks stopped. */
+#define LIMIT_VERDICT_THREADS 1
+#define LIMIT_VERDICT_QUEUE 64
 /* User aliases per session. */
 #define LIMIT_ALIASES 64
 /* Timeseal clients are pinged this often while they play, to track their lag. */

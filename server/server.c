@@ -39,6 +39,7 @@
 #include "syncer.h"
 #include "tls.h"
 #include "tournament.h"
+#include "verdict.h"
 #include "web.h"
 
 /* One party usually holds an IPv4 /24 or an IPv6 /64: failed logins count
@@ -74,6 +75,7 @@ struct server {
 	struct tls *tls;
 	struct db *db;
 	struct hasher *hasher;
+	struct verdicts *verdicts;	/* 6.9 decisions off the loop */
 	struct signups *signups;		/* registrations per address */
 	struct account_watch *account_watch;	/* accounts deleted beside us */
 	struct games *games;
@@ -133,6 +135,7 @@ struct offers *server_offers(struct server *srv) { return srv->offers; }
 struct web *server_web(struct server *srv) { return srv->web; }
 struct lists *server_lists(struct server *srv) { return srv->lists; }
 struct hasher *server_hasher(struct server *srv) { return srv->hasher; }
+struct verdicts *server_verdicts(struct server *srv) { return srv->verdicts; }
 struct signups *server_signups(struct server *srv) { return srv->signups; }
 struct backlog *server_backlog(struct server *srv) { return srv->backlog; }
 struct audience *server_audience(struct server *srv) { return srv->audience; }
@@ -956,6 +959,11 @@ struct server *server_new(struct config *cfg, char *err, size_t errlen)
 	}
 	if (srv->syncer)
 		db_watch_wal(srv->db, wal_grew, srv);
+	if (!(srv->verdicts = verdicts_new(srv->base, cfg->limits.verdict_threads,
+	    cfg->limits.verdict_queue))) {
+		snprintf(err, errlen, "cannot start the verdict worker");
+		goto fail;
+	}
 	if (!(srv->games = games_new(srv)) || !(srv->offers = offers_new(srv)) ||
 	    !(srv->lists = lists_new()) ||
 	    games_adjourn_orphans(srv) < 0) {
@@ -1055,7 +1063,8 @@ void server_free(struct server *srv)
 		db_set_deferred_sync(srv->db, false);
 	}
 	moderation_free(srv->moderation);
-	games_free(srv->games);
+	games_free(srv->games);	/* cancels their verdicts: before the workers go */
+	verdicts_free(srv->verdicts);
 	offers_free(srv->offers);
 	lists_free(srv->lists);
 	hasher_free(srv->hasher);

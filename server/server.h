@@ -17,6 +17,7 @@ struct offers;
 struct lists;
 struct event_base;
 struct hasher;
+struct verdicts;
 struct signups;
 struct backlog;
 struct audience;
@@ -43,6 +44,7 @@ struct web *server_web(struct server *srv);
 /* Who lists whom (lists.h). */
 struct lists *server_lists(struct server *srv);
 struct hasher *server_hasher(struct server *srv);
+struct verdicts *server_verdicts(struct server *srv);
 /* Registrations per address per hour (signup.h). */
 struct signups *server_signups(struct server *srv);
 /* Every connection's pending output, for the server-wide budget. */

@@ -1073,6 +1073,28 @@ void session_defer_reply(struct session *s)
 	conn_hold_input(s->conn, true);
 }
 
+void session_reply_resume(struct session *s, void (*say)(struct session *s, void *arg), void *arg)
+{
+	if (!s->reply_deferred || s->job) {
+		if (say)
+			say(s, arg);	/* still inside the command, or unsolicited */
+		return;
+	}
+	s->in_command = true;
+	if (say)
+		say(s, arg);
+	s->in_command = false;
+	s->reply_deferred = false;
+	session_block_end(s);
+	if (s->state == S_ONLINE)
+		prompt(s);
+	if (s->ping_due) {
+		conn_ping(s->conn, s->ping_due);
+		s->ping_due = 0;
+	}
+	conn_hold_input(s->conn, false);
+}
+
 int session_password_job(struct session *s, const char *password, const char *stored,
     const char *new_password, void (*done)(struct session *s, int result, const char *hash))
 {

@@ -63,6 +63,10 @@ void session_block_begin(struct session *s, int code);
 /* The running command's reply goes on when its password job finishes: the
  * block stays open, the prompt and further input wait for it. */
 void session_defer_reply(struct session *s);
+/* A deferred reply that waited for something else (a game's verdict): say
+ * (may be NULL) writes its rest inside the reply, then the block closes, the
+ * prompt follows and input flows again.  With no reply deferred, say just runs. */
+void session_reply_resume(struct session *s, void (*say)(struct session *s, void *arg), void *arg);
 /* Closes the block-mode reply now (before a close, say); later calls do nothing. */
 void session_block_end(struct session *s);
 
