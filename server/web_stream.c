@@ -105,6 +105,8 @@ struct channel {
 	const char *status, *winner;	/* lichess's words, once ended */
 	struct viewer *viewers;
 	int viewer_count;
+	/* In the stream's list of channels with events not yet published. */
+	struct channel *pending_next, **pending_prevp;
 };
 
 struct viewer {
@@ -119,6 +121,7 @@ struct viewer {
 	bool body;			/* not a HEAD request */
 	bool chunked;			/* HTTP/1.1: the frames whole */
 	int fd;				/* a plain socket to write to at once, else -1 (TLS) */
+	struct evbuffer *out;		/* the connection's output, what waits to be sent */
 	int64_t last_write_ms;
 };
 
@@ -130,6 +133,7 @@ struct addr_count {
 struct web_stream {
 	struct server *srv;
 	struct channel *channels;
+	struct channel *pending;	/* the channels with events to publish: a pass visits only these */
 	void *by_id;			/* tsearch tree of the channels, by stored game id */
 	struct viewer *tv;		/* TV viewers */
 	struct viewer *tourney;		/* tournament viewers */
@@ -436,8 +440,7 @@ static void viewer_finish(struct viewer *v)
 static bool viewer_send(struct viewer *v, const struct part *p, int n)
 {
 	struct web_stream *st = v->st;
-	struct bufferevent *bev = evhttp_connection_get_bufferevent(v->evcon);
-	struct evbuffer *out = bev ? bufferevent_get_output(bev) : NULL;
+	struct evbuffer *out = v->out;
 	struct iovec iov[STREAM_BATCH];
 	size_t taken = 0;
 
@@ -532,6 +535,29 @@ static struct channel *channel_of_number(struct web_stream *st, int number)
 	return best;
 }
 
+static void pending_link(struct channel *ch)
+{
+	struct web_stream *st = ch->st;
+
+	if (ch->pending_prevp)
+		return;
+	ch->pending_next = st->pending;
+	if (ch->pending_next)
+		ch->pending_next->pending_prevp = &ch->pending_next;
+	ch->pending_prevp = &st->pending;
+	st->pending = ch;
+}
+
+static void pending_unlink(struct channel *ch)
+{
+	if (!ch->pending_prevp)
+		return;
+	*ch->pending_prevp = ch->pending_next;
+	if (ch->pending_next)
+		ch->pending_next->pending_prevp = ch->pending_prevp;
+	ch->pending_prevp = NULL;
+}
+
 static void channel_free(struct channel *ch)
 {
 	struct web_stream *st = ch->st;
@@ -543,6 +569,7 @@ static void channel_free(struct channel *ch)
 		if (ch->next)
 			ch->next->prevp = ch->prevp;
 	}
+	pending_unlink(ch);
 	if (channel_of_game(st, ch->id) == ch)
 		tdelete(ch, &st->by_id, id_cmp);
 	for (int i = 0; i < ch->event_count; i++)
@@ -653,6 +680,7 @@ static int channel_push(struct channel *ch, struct web_event *ev)
 	}
 	ev->due_ms = now_ms(ch->st) + (int64_t)server_config(ch->st->srv)->public_delay_s * 1000;
 	ch->events[ch->event_count++] = ev;
+	pending_link(ch);
 	return 0;
 }
 
@@ -727,14 +755,16 @@ static void release_all(struct web_stream *st)
 	int64_t now = now_ms(st), next_due = 0;
 	bool featured_gone = false;
 
-	for (struct channel *ch = st->channels, *next; ch; ch = next) {
-		next = ch->next;
+	for (struct channel *ch = st->pending, *next; ch; ch = next) {
+		next = ch->pending_next;
 		if (channel_release(ch, st->durable, now, &next_due)) {
 			if (ch == st->featured) {
 				st->featured = NULL;
 				featured_gone = true;
 			}
 			channel_free(ch);
+		} else if (ch->published == ch->event_count) {
+			pending_unlink(ch);
 		}
 	}
 	if (featured_gone || (!st->featured && st->tv))
@@ -854,15 +884,17 @@ void web_stream_game_over(struct web_stream *st, struct game *g, enum result r,
 	struct web_event *ev = event_make(st, d, n, NULL);
 	if (ev)
 		ev->final = true;
-	if (channel_push(ch, ev) < 0)
+	if (channel_push(ch, ev) < 0) {
 		log_error("web: out of memory; the end of game %d is not streamed", ch->number);
+		pending_link(ch);	/* ended: the next release frees it */
+	}
 }
 
 void web_stream_pass_end(struct web_stream *st, uint64_t need, uint64_t durable)
 {
 	bool made = false;
 
-	for (struct channel *ch = st->channels; ch; ch = ch->next)
+	for (struct channel *ch = st->pending; ch; ch = ch->pending_next)
 		for (int i = ch->event_count - 1; i >= ch->published && !ch->events[i]->seq; i--) {
 			ch->events[i]->seq = need;
 			made = true;
@@ -978,6 +1010,7 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 	v->chunked = evhttp_find_header(evhttp_request_get_output_headers(req),
 	    "Transfer-Encoding") != NULL;
 	v->fd = bev && !bufferevent_openssl_get_ssl(bev) ? bufferevent_getfd(bev) : -1;
+	v->out = bev ? bufferevent_get_output(bev) : NULL;
 	return v;
 }
 
