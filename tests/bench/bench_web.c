@@ -36,6 +36,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -58,6 +59,7 @@
 #include "board.h"
 #include "move.h"
 #include "movegen.h"
+#include "number.h"
 
 #define VIEWERS_DEFAULT 10000
 #define GAMES_DEFAULT 1000
@@ -126,7 +128,7 @@ struct viewer {
 	bool status_seen;		/* the reply's status line came */
 	bool opening;			/* counted in the streams on their way */
 	bool capture;			/* keeps chessd's events for the bare server */
-	char line[LINE_KEEP];
+	char line[LINE_KEEP + 1];
 	size_t line_len;		/* of the whole line, LINE_KEEP at most kept */
 };
 
@@ -204,12 +206,18 @@ static void progress(struct run *r)
 }
 
 /* A run that cannot go on: the first reason wins, and the loop ends. */
-static void run_fail(struct run *r, const char *fmt, const char *detail)
+static void run_fail(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void run_fail(struct run *r, const char *fmt, ...)
 {
-	if (!r->why[0])
-		snprintf(r->why, sizeof r->why, fmt, detail);
+	va_list ap;
+
 	r->broken = true;
 	event_base_loopbreak(r->base);
+	if (r->why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof r->why, fmt, ap);
+	va_end(ap);
 }
 
 static bool measuring(const struct run *r)
@@ -238,7 +246,7 @@ static void viewers_pump(struct run *r)
 		}
 		v->ev = event_new(r->base, v->fd, EV_WRITE, viewer_cb, v);
 		if (!v->ev || event_add(v->ev, NULL) < 0) {
-			run_fail(r, "%s", "out of memory for the viewers");
+			run_fail(r, "out of memory for the viewers");
 			return;
 		}
 		v->state = V_CONNECTING;
@@ -330,6 +338,8 @@ static void viewer_line(struct viewer *v, double now)
 	size_t kept = v->line_len < LINE_KEEP ? v->line_len : LINE_KEEP;
 	const char *l = v->line;
 
+	v->line[kept] = '\0';
+
 	if (v->state == V_HEAD) {
 		if (kept >= 12 && !strncmp(l, "HTTP/1.", 7)) {
 			v->status_seen = true;
@@ -342,10 +352,14 @@ static void viewer_line(struct viewer *v, double now)
 		return;
 	}
 	if (kept >= 5 && !strncmp(l, "id: ", 4)) {
-		int id = atoi(l + 4);
+		long id;
+		if (number_parse(l + 4, 0, INT_MAX, &id) != NUMBER_OK) {
+			run_fail(r, "a bad SSE id: %s", l);
+			return;
+		}
 		if (v->capture)
-			r->cap->id = id;
-		viewer_event(v, id, now);
+			r->cap->id = (int)id;
+		viewer_event(v, (int)id, now);
 	} else if (v->line_len == 2 && l[0] == '0' && l[1] == '\r') {
 		/* The chunked reply's end: the game is over; the next one comes on this connection. */
 		v->state = V_IDLE;
@@ -403,7 +417,7 @@ static void viewer_cb(evutil_socket_t fd, short what, void *arg)
 		event_free(v->ev);
 		v->ev = event_new(r->base, fd, EV_READ | EV_PERSIST, viewer_cb, v);
 		if (!v->ev || event_add(v->ev, NULL) < 0) {
-			run_fail(r, "%s", "out of memory for the viewers");
+			run_fail(r, "out of memory for the viewers");
 			return;
 		}
 		viewer_request(v);
@@ -560,7 +574,7 @@ static void player_line(struct player *p, char *line)
 		line += *line == '\r' ? 1 : 6;
 	if (!strncmp(line, "<12> ", 5)) {
 		player_board(p, line);
-	} else if (sscanf(line, "{Game %d ", &number) == 1) {
+	} else if (sscanf(line, "{Game " NUMBER_SCAN_INT " ", &number) == 1) {
 		if (number != t->number || t->state == T_PAIRING)
 			return;
 		t->state = T_OVER;
@@ -618,7 +632,7 @@ static void player_event_cb(struct bufferevent *bev, short what, void *arg)
 		return;
 	}
 	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		run_fail(p->run, "%s", "a player's connection was lost");
+		run_fail(p->run, "a player's connection was lost");
 }
 
 /* Logs players in, IN_FLIGHT_MAX at a time. */
@@ -740,25 +754,33 @@ static void bare_stream(struct evhttp_request *req, void *arg)
 	bare_event_unref(NULL, 0, ev);
 }
 
+/* The next "game ply" line of a game below games in `in`; false when none is complete. */
+static bool move_line(struct evbuffer *in, int games, int *game, int *ply)
+{
+	char *line;
+
+	while ((line = evbuffer_readln(in, NULL, EVBUFFER_EOL_LF))) {
+		bool ok = sscanf(line, NUMBER_SCAN_INT " " NUMBER_SCAN_INT, game, ply) == 2 && *game >= 0 && *game < games;
+		free(line);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
 /* "game ply": the event to the game's viewers, then the same line back. */
 static void bare_control_cb(struct bufferevent *bev, void *arg)
 {
 	struct bare *b = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	char *line;
 	int game, ply;
 
-	while ((line = evbuffer_readln(in, NULL, EVBUFFER_EOL_LF))) {
-		if (sscanf(line, "%d %d", &game, &ply) == 2 && game >= 0 && game < b->run->games) {
-			struct bare_event *ev = bare_event_new(b->run->cap, ply);
-			for (struct bare_viewer *v = b->groups[game]; v && ev; v = v->next)
-				bare_send(b, v->req, ev);
-			if (ev)
-				bare_event_unref(NULL, 0, ev);
-			bufferevent_write(bev, line, strlen(line));
-			bufferevent_write(bev, "\n", 1);
-		}
-		free(line);
+	while (move_line(bufferevent_get_input(bev), b->run->games, &game, &ply)) {
+		struct bare_event *ev = bare_event_new(b->run->cap, ply);
+		for (struct bare_viewer *v = b->groups[game]; v && ev; v = v->next)
+			bare_send(b, v->req, ev);
+		if (ev)
+			bare_event_unref(NULL, 0, ev);
+		evbuffer_add_printf(bufferevent_get_output(bev), "%d %d\n", game, ply);
 	}
 }
 
@@ -805,18 +827,14 @@ static int bare_serve(void *arg, int port_fd)
 static void control_read_cb(struct bufferevent *bev, void *arg)
 {
 	struct run *r = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	char *line;
 	int game, ply;
 
-	while ((line = evbuffer_readln(in, NULL, EVBUFFER_EOL_LF))) {
-		if (sscanf(line, "%d %d", &game, &ply) == 2 && game >= 0 && game < r->games &&
-		    r->tables[game].ply == ply) {
-			r->tables[game].acked = true;
-			r->tables[game].ack_s = bench_server_now_s();
-			table_check(&r->tables[game]);
-		}
-		free(line);
+	while (move_line(bufferevent_get_input(bev), r->games, &game, &ply)) {
+		if (r->tables[game].ply != ply)
+			continue;
+		r->tables[game].acked = true;
+		r->tables[game].ack_s = bench_server_now_s();
+		table_check(&r->tables[game]);
 	}
 }
 
@@ -824,7 +842,7 @@ static void control_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	(void)bev;
 	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		run_fail(arg, "%s", "the bare server's move lines were closed");
+		run_fail(arg, "the bare server's move lines were closed");
 }
 
 /* --- a run --- */
@@ -874,12 +892,12 @@ static void tick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	if (bench_server_interrupted()) {
-		run_fail(r, "%s", "interrupted");
+		run_fail(r, "interrupted");
 	} else if (bench_server_exited(r->server, text, sizeof text)) {
 		run_fail(r, "the server %s", text);
 	} else if (now >= r->deadline_s) {
 		r->capped = true;
-		run_fail(r, "%s", "stopped by the --seconds cap");
+		run_fail(r, "stopped by the --seconds cap");
 	} else if (now - r->last_progress_s > STALL_S) {
 		snprintf(text, sizeof text, "%d of %d tables playing, %d of %d streams open",
 		    r->tables_playing, r->games, r->opened, r->viewer_count);
@@ -1044,16 +1062,10 @@ static int usage(void)
 	return 2;
 }
 
+/* A whole number argument within [lo, hi] (NULL when the option has no value). */
 static bool whole_number(const char *text, long lo, long hi, long *out)
 {
-	char *end;
-
-	errno = 0;
-	long v = text ? strtol(text, &end, 10) : 0;
-	if (!text || errno || end == text || *end || v < lo || v > hi)
-		return false;
-	*out = v;
-	return true;
+	return text && number_parse(text, lo, hi, out) == NUMBER_OK;
 }
 
 static void ms_cell(double ms, char *buf, size_t len)
