@@ -402,11 +402,20 @@ static void viewer_link(struct viewer *v, struct viewer **head)
 	*head = v;
 }
 
-/* The viewer's connection closed (or failed) on its own. */
+/*
+ * The viewer's connection closed (or failed) on its own.  evhttp lets go
+ * of a reply still under way when its reader leaves (it is no longer the
+ * connection's): ending it frees it.
+ */
 static void viewer_closed(struct evhttp_connection *evcon, void *arg)
 {
+	struct viewer *v = arg;
+	struct evhttp_request *req = v->req;
+
 	(void)evcon;
-	viewer_unlink(arg);
+	viewer_unlink(v);
+	if (!evhttp_request_get_connection(req))
+		evhttp_send_reply_end(req);
 }
 
 /* Drops a viewer at once: its connection goes without a goodbye. */

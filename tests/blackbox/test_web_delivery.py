@@ -1,12 +1,13 @@
 """How stream events reach viewers, black box: the same events, byte for
 byte, to a plain HTTP/1.1 viewer (written straight to its socket), an HTTPS
 viewer (through TLS) and an HTTP/1.0 viewer (no chunk framing, the end of
-the reply is the end of the connection)."""
+the reply is the end of the connection); readers that hang up are freed."""
 import socket
 import ssl
+import time
 
 from games_harness import FAST, GT, main
-from web_harness import WebTestCase
+from web_harness import WebTestCase, get
 
 
 def read_head(sock):
@@ -117,6 +118,35 @@ class DeliveryTest(WebTestCase):
         self.assertEqual(ids, [b"id: 1", b"id: 2", b"id: 3", b"id: 4", b"id: 4"])
         self.assertIn(b'"lm":"b8c6"', events["plain"])
         self.assertIn(b'"status":"resign"', events["plain"])
+
+    def test_viewers_that_leave_mid_game_are_freed(self):
+        """Readers that hang up while their game goes on leave nothing
+        behind: the streams gauge drops, the others go on, and (under the
+        sanitizers) the server stops with no report, leaks included."""
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        path = "/api/stream/game/%d" % number
+        leaving = [self.open_raw(srv.http_port, path) for _ in range(3)]
+        staying = self.stream(srv, path, sse=True)
+        self.assertEqual(staying.event()[0], 0)
+        for sock in leaving:
+            read_until(sock, read_head(sock)[2], b"\n\n")
+            sock.close()
+        self.move(a, b, "e4")
+        self.assertEqual(staying.event()[0], 1)
+        self.move(b, a, "e5")
+        self.assertEqual(staying.event()[0], 2)
+        deadline = time.monotonic() + GT
+        while time.monotonic() < deadline:
+            _, _, metrics = get(srv.http_port, "/metrics")
+            if b"\nchessd_web_streams 1\n" in metrics:
+                break
+            time.sleep(0.05)
+        self.assertIn(b"\nchessd_web_streams 1\n", metrics)
+        srv.stop()
+        self.assertEqual(srv.returncode, 0, srv.all_logs())
+        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            self.assertNotIn(word, srv.all_logs())
 
 
 if __name__ == "__main__":
