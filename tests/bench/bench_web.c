@@ -1063,7 +1063,9 @@ out:
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench-web [--chessd PATH] [--scenario one|many|both] [--viewers V] "
-	    "[--games G] [--per-game K] [--moves M] [--warmup S] [--window S] [--seconds S]\n");
+	    "[--games G] [--per-game K] [--moves M] [--warmup S] [--window S] [--seconds S]\n"
+	    "  (--window at least %d s; viewers and players within the open-file hard limit)\n",
+	    WINDOW_MIN);
 	return 2;
 }
 
