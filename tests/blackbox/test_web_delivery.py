@@ -119,6 +119,34 @@ class DeliveryTest(WebTestCase):
         self.assertIn(b'"lm":"b8c6"', events["plain"])
         self.assertIn(b'"status":"resign"', events["plain"])
 
+    def test_a_mate_and_the_end_go_out_together(self):
+        """The mating move and the game's end are made in one pass and go
+        out in one write: two whole chunks, the move's then the end's."""
+        srv = self.web_server()
+        a, b, number = self.two_guests_game(srv)
+        path = "/api/stream/game/%d" % number
+        plain = self.open_raw(srv.http_port, path)
+        old = self.open_raw(srv.http_port, path, version="1.0")
+        bodies = []
+        for sock in (plain, old):
+            bodies.append(read_until(sock, read_head(sock)[2], b"\n\n"))
+        self.play_moves(a, b, ["f3", "e5", "g4", "Qh4#"])
+        payload, rest = unchunk(read_until(plain, bodies[0], b"\r\n0\r\n\r\n"))
+        self.assertEqual(rest, b"")
+        body = bodies[1]
+        while True:
+            chunk = old.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+        for got in (payload, body):
+            events = got.split(b"\n\n")[1:-1]
+            self.assertEqual([e.split(b"\n")[0] for e in events],
+                             [b"id: 1", b"id: 2", b"id: 3", b"id: 4", b"id: 4"])
+            self.assertIn(b'"lm":"d8h4"', events[3])
+            self.assertIn(b'"status":"mate"', events[4])
+            self.assertIn(b'"winner":"black"', events[4])
+
     def test_viewers_that_leave_mid_game_are_freed(self):
         """Readers that hang up while their game goes on leave nothing
         behind: the streams gauge drops, the others go on, and (under the
