@@ -1,10 +1,13 @@
 /*
  * Live game streams.  Each game has a channel: the plies the web knows
  * (FEN, UCI, clocks) and a log of encoded events.  An event is made once,
- * as ndjson and as SSE, and every viewer's connection takes a reference to
- * the same bytes (evbuffer_add_reference); the event is freed when the last
- * connection has sent it.  Events wait for the commit of the pass that made
- * them to be durable, and for public_delay_s, before any viewer sees them.
+ * as ndjson and as SSE, each already framed as an HTTP/1.1 chunk, and every
+ * viewer is sent those same bytes: straight to its socket when nothing of
+ * its is waiting (one write a viewer a pass, no copy, no allocation), else
+ * by reference (evbuffer_add_reference) behind what waits; the event is
+ * freed when the last connection has sent it.  Events wait for the commit
+ * of the pass that made them to be durable, and for public_delay_s, before
+ * any viewer sees them.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -14,9 +17,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <event2/http.h>
 
@@ -37,6 +42,18 @@
 #define STREAM_LATENCY_WAITING 64
 #define STREAM_LATENCY_BUCKETS 9
 #define STREAM_TOURNEY_DIRTY 64
+/* Events a viewer is sent in one write; more due at once take more writes. */
+#define STREAM_BATCH 16
+
+/*
+ * One form of an event, framed as an HTTP/1.1 chunk ("<hex length>\r\n",
+ * the payload, "\r\n"); a reply that is not chunked (HTTP/1.0) takes the
+ * payload alone, from head to len - 2.
+ */
+struct frame {
+	char *bytes;
+	size_t len, head;
+};
 
 /* One encoded event, shared by every viewer that was sent it. */
 struct web_event {
@@ -45,9 +62,18 @@ struct web_event {
 	bool final;		/* the game's end */
 	uint64_t seq;		/* the commit it waits for; 0 until its pass ends */
 	int64_t due_ms;		/* not shown before (public_delay_s) */
-	char *nd, *sse, *tv;	/* ndjson line, SSE event, TV feed line (moves only) */
-	size_t nd_len, sse_len, tv_len;
+	struct frame nd, sse, tv;	/* ndjson line, SSE event, TV feed line (moves only) */
 };
+
+/* One frame for one viewer: the parts of a write. */
+struct part {
+	const struct frame *f;
+	struct web_event *ev;	/* holds the bytes; NULL for static ones */
+};
+
+/* Heartbeats: an SSE comment, an empty ndjson line. */
+static const struct frame beat_sse = { (char *)"3\r\n:\n\n\r\n", 8, 3 };
+static const struct frame beat_nd = { (char *)"1\r\n\n\r\n", 6, 3 };
 
 /* The game after a ply, as the web shows it. */
 struct ply_state {
@@ -80,6 +106,8 @@ struct channel {
 	const char *status, *winner;	/* lichess's words, once ended */
 	struct viewer *viewers;
 	int viewer_count;
+	/* In the stream's list of channels with events not yet published. */
+	struct channel *pending_next, **pending_prevp;
 };
 
 struct viewer {
@@ -91,6 +119,10 @@ struct viewer {
 	struct evhttp_connection *evcon;
 	char addr[STREAM_ADDR_MAX];
 	bool sse;
+	bool body;			/* not a HEAD request */
+	bool chunked;			/* HTTP/1.1: the frames whole */
+	int fd;				/* a plain socket to write to at once, else -1 (TLS) */
+	struct evbuffer *out;		/* the connection's output, what waits to be sent */
 	int64_t last_write_ms;
 };
 
@@ -102,6 +134,7 @@ struct addr_count {
 struct web_stream {
 	struct server *srv;
 	struct channel *channels;
+	struct channel *pending;	/* the channels with events to publish: a pass visits only these */
 	void *by_id;			/* tsearch tree of the channels, by stored game id */
 	struct viewer *tv;		/* TV viewers */
 	struct viewer *tourney;		/* tournament viewers */
@@ -115,7 +148,6 @@ struct web_stream {
 	} updates[STREAM_TOURNEY_DIRTY];
 	int update_count;
 	struct channel *featured;
-	struct evbuffer *scratch;
 	struct event *heartbeat, *delay_timer;
 	uint64_t durable;
 	void *addrs;			/* tsearch tree of struct addr_count */
@@ -142,11 +174,39 @@ static int64_t now_ms(struct web_stream *st)
 static void event_unref(struct web_event *ev)
 {
 	if (ev && --ev->refs == 0) {
-		free(ev->nd);
-		free(ev->sse);
-		free(ev->tv);
+		free(ev->nd.bytes);
+		free(ev->sse.bytes);
+		free(ev->tv.bytes);
 		free(ev);
 	}
+}
+
+/* Frames a payload (taken) as an HTTP/1.1 chunk; -1 when out of memory. */
+static int frame_make(struct frame *f, char *payload, int len)
+{
+	char head[24];
+
+	if (!payload || len < 0)
+		return -1;
+	int h = snprintf(head, sizeof head, "%x\r\n", (unsigned)len);
+	f->bytes = malloc((size_t)h + (size_t)len + 2);
+	if (f->bytes) {
+		memcpy(f->bytes, head, (size_t)h);
+		memcpy(f->bytes + h, payload, (size_t)len);
+		memcpy(f->bytes + h + len, "\r\n", 2);
+		f->head = (size_t)h;
+		f->len = (size_t)h + (size_t)len + 2;
+	}
+	free(payload);
+	return f->bytes ? 0 : -1;
+}
+
+/* The payload, or the whole chunk, of a frame for this viewer. */
+static struct iovec frame_bytes(const struct viewer *v, const struct frame *f)
+{
+	if (v->chunked)
+		return (struct iovec){ f->bytes, f->len };
+	return (struct iovec){ f->bytes + f->head, f->len - f->head - 2 };
 }
 
 static void event_sent(const void *data, size_t len, void *extra)
@@ -162,7 +222,8 @@ static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
 {
 	struct web_event *ev = calloc(1, sizeof *ev);
 	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
-	char *tv = NULL;
+	char *tv = NULL, *payload;
+	int len;
 
 	if (tv_type && obj) {
 		json_t *wrap = json_pack("{s:s,s:O}", "t", tv_type, "d", obj);
@@ -170,25 +231,27 @@ static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
 		json_decref(wrap);
 	}
 	json_decref(obj);
-	if (!ev || !text || (tv_type && !tv) ||
-	    asprintf(&ev->nd, "%s\n", text) < 0 ||
-	    asprintf(&ev->sse, "id: %d\ndata: %s\n\n", id, text) < 0 ||
-	    (tv && asprintf(&ev->tv, "%s\n", tv) < 0)) {
-		free(text);
-		free(tv);
-		if (ev) {
-			free(ev->nd);
-			free(ev->sse);
-			free(ev);
-		}
-		return NULL;
+	if (ev)
+		ev->refs = 1;
+	bool ok = ev && text && (!tv_type || tv);
+	if (ok) {
+		len = asprintf(&payload, "%s\n", text);
+		ok = frame_make(&ev->nd, len < 0 ? NULL : payload, len) == 0;
+	}
+	if (ok) {
+		len = asprintf(&payload, "id: %d\ndata: %s\n\n", id, text);
+		ok = frame_make(&ev->sse, len < 0 ? NULL : payload, len) == 0;
+	}
+	if (ok && tv) {
+		len = asprintf(&payload, "%s\n", tv);
+		ok = frame_make(&ev->tv, len < 0 ? NULL : payload, len) == 0;
 	}
 	free(text);
 	free(tv);
-	ev->nd_len = strlen(ev->nd);
-	ev->sse_len = strlen(ev->sse);
-	ev->tv_len = ev->tv ? strlen(ev->tv) : 0;
-	ev->refs = 1;
+	if (!ok) {
+		event_unref(ev);
+		return NULL;
+	}
 	ev->id = id;
 	st->events_made++;
 	return ev;
@@ -340,11 +403,20 @@ static void viewer_link(struct viewer *v, struct viewer **head)
 	*head = v;
 }
 
-/* The viewer's connection closed (or failed) on its own. */
+/*
+ * The viewer's connection closed (or failed) on its own.  evhttp lets go
+ * of a reply still under way when its reader leaves (it is no longer the
+ * connection's): ending it frees it.
+ */
 static void viewer_closed(struct evhttp_connection *evcon, void *arg)
 {
+	struct viewer *v = arg;
+	struct evhttp_request *req = v->req;
+
 	(void)evcon;
-	viewer_unlink(arg);
+	viewer_unlink(v);
+	if (!evhttp_request_get_connection(req))
+		evhttp_send_reply_end(req);
 }
 
 /* Drops a viewer at once: its connection goes without a goodbye. */
@@ -367,21 +439,47 @@ static void viewer_finish(struct viewer *v)
 	evhttp_send_reply_end(req);
 }
 
-/* Queues bytes for one viewer (shared with ev when not NULL); false when it was dropped. */
-static bool viewer_write(struct viewer *v, const char *data, size_t len, struct web_event *ev)
+/*
+ * Sends a viewer the n pieces it is due now in one write: straight to a
+ * plain socket when nothing of the viewer's waits in its output (the
+ * kernel takes them from the shared event, no copy), and what the socket
+ * does not take (or all, over TLS) by reference behind what waits, sent as
+ * the connection can.  The HTTP framing is in the frames: evhttp sees only
+ * its output grow.  False when the viewer was dropped for reading too slowly.
+ */
+static bool viewer_send(struct viewer *v, const struct part *p, int n)
 {
 	struct web_stream *st = v->st;
-	int rc = ev ? evbuffer_add_reference(st->scratch, data, len, event_sent, ev) :
-	    evbuffer_add_reference(st->scratch, data, len, NULL, NULL);
+	struct evbuffer *out = v->out;
+	struct iovec iov[STREAM_BATCH];
+	size_t taken = 0;
 
-	if (rc == 0 && ev)
-		ev->refs++;
-	evhttp_send_reply_chunk(v->req, st->scratch);
-	evbuffer_drain(st->scratch, evbuffer_get_length(st->scratch));
+	if (!out || !v->body || n <= 0)
+		return true;
+	for (int i = 0; i < n; i++)
+		iov[i] = frame_bytes(v, p[i].f);
+	if (v->fd >= 0 && evbuffer_get_length(out) == 0) {
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)n };
+		ssize_t w = sendmsg(v->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+		taken = w > 0 ? (size_t)w : 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (taken >= iov[i].iov_len) {
+			taken -= iov[i].iov_len;
+			continue;
+		}
+		const char *rest = (const char *)iov[i].iov_base + taken;
+		size_t len = iov[i].iov_len - taken;
+		taken = 0;
+		if (p[i].ev ? evbuffer_add_reference(out, rest, len, event_sent, p[i].ev) == 0 :
+		    evbuffer_add_reference(out, rest, len, NULL, NULL) == 0) {
+			if (p[i].ev)
+				p[i].ev->refs++;
+		}
+	}
 	v->last_write_ms = now_ms(st);
-	st->deliveries++;
-	struct bufferevent *bev = evhttp_connection_get_bufferevent(v->evcon);
-	size_t pending = bev ? evbuffer_get_length(bufferevent_get_output(bev)) : 0;
+	st->deliveries += (uint64_t)n;
+	size_t pending = evbuffer_get_length(out);
 	if (pending > (size_t)server_config(st->srv)->limits.output_hard_bytes) {
 		log_info("web: dropped a stream to %s, %zu bytes behind", v->addr, pending);
 		st->dropped_slow++;
@@ -391,6 +489,20 @@ static bool viewer_write(struct viewer *v, const char *data, size_t len, struct 
 	return true;
 }
 
+/* The form of an event a stream viewer takes. */
+static struct part viewer_part(const struct viewer *v, struct web_event *ev)
+{
+	return (struct part){ v->sse ? &ev->sse : &ev->nd, ev };
+}
+
+/* Sends one event (or a heartbeat, with ev NULL) alone; false when the viewer was dropped. */
+static bool viewer_write(struct viewer *v, const struct frame *f, struct web_event *ev)
+{
+	struct part p = { f, ev };
+
+	return viewer_send(v, &p, 1);
+}
+
 /* Writes obj (taken), encoded for this viewer alone: its first description. */
 static bool viewer_write_json(struct viewer *v, json_t *obj, int id)
 {
@@ -398,8 +510,8 @@ static bool viewer_write_json(struct viewer *v, json_t *obj, int id)
 
 	if (!ev)
 		return true;
-	bool alive = v->sse ? viewer_write(v, ev->sse, ev->sse_len, ev) :
-	    viewer_write(v, ev->nd, ev->nd_len, ev);
+	struct part p = viewer_part(v, ev);
+	bool alive = viewer_send(v, &p, 1);
 	event_unref(ev);
 	return alive;
 }
@@ -433,6 +545,29 @@ static struct channel *channel_of_number(struct web_stream *st, int number)
 	return best;
 }
 
+static void pending_link(struct channel *ch)
+{
+	struct web_stream *st = ch->st;
+
+	if (ch->pending_prevp)
+		return;
+	ch->pending_next = st->pending;
+	if (ch->pending_next)
+		ch->pending_next->pending_prevp = &ch->pending_next;
+	ch->pending_prevp = &st->pending;
+	st->pending = ch;
+}
+
+static void pending_unlink(struct channel *ch)
+{
+	if (!ch->pending_prevp)
+		return;
+	*ch->pending_prevp = ch->pending_next;
+	if (ch->pending_next)
+		ch->pending_next->pending_prevp = ch->pending_prevp;
+	ch->pending_prevp = NULL;
+}
+
 static void channel_free(struct channel *ch)
 {
 	struct web_stream *st = ch->st;
@@ -444,6 +579,7 @@ static void channel_free(struct channel *ch)
 		if (ch->next)
 			ch->next->prevp = ch->prevp;
 	}
+	pending_unlink(ch);
 	if (channel_of_game(st, ch->id) == ch)
 		tdelete(ch, &st->by_id, id_cmp);
 	for (int i = 0; i < ch->event_count; i++)
@@ -555,6 +691,7 @@ static int channel_push(struct channel *ch, struct web_event *ev)
 	}
 	ev->due_ms = now_ms(ch->st) + (int64_t)web_api_delay_s(ch->st->srv, ch->tourney_id) * 1000;
 	ch->events[ch->event_count++] = ev;
+	pending_link(ch);
 	return 0;
 }
 
@@ -572,38 +709,54 @@ static void tourney_touched(struct web_stream *st, int64_t id)
 		st->dirty[st->dirty_count++] = id;
 }
 
-/* Sends one published event to every viewer of its channel (and the TV's). */
-static void channel_publish(struct channel *ch, struct web_event *ev)
+/*
+ * Sends the channel's events [from, to) (at most STREAM_BATCH) to each of
+ * its viewers in one write, and the TV feed's lines of them to the TV's
+ * viewers when the channel is featured.
+ */
+static void channel_publish(struct channel *ch, int from, int to)
 {
-	ch->shown = ev->id;
+	struct part p[STREAM_BATCH];
+	int n = 0;
+
+	ch->shown = ch->events[to - 1]->id;
 	for (struct viewer *v = ch->viewers, *next; v; v = next) {
 		next = v->next;
-		if (v->sse)
-			viewer_write(v, ev->sse, ev->sse_len, ev);
-		else
-			viewer_write(v, ev->nd, ev->nd_len, ev);
+		for (int i = from; i < to; i++)
+			p[i - from] = viewer_part(v, ch->events[i]);
+		viewer_send(v, p, to - from);
 	}
-	if (ch == ch->st->featured && ev->tv)
-		for (struct viewer *v = ch->st->tv, *next; v; v = next) {
-			next = v->next;
-			viewer_write(v, ev->tv, ev->tv_len, ev);
-		}
+	if (ch != ch->st->featured || !ch->st->tv)
+		return;
+	for (int i = from; i < to; i++)
+		if (ch->events[i]->tv.bytes)
+			p[n++] = (struct part){ &ch->events[i]->tv, ch->events[i] };
+	for (struct viewer *v = ch->st->tv, *next; v; v = next) {
+		next = v->next;
+		viewer_send(v, p, n);
+	}
 }
 
 /* Publishes what is durable and due; true when the channel is finished with. */
 static bool channel_release(struct channel *ch, uint64_t durable, int64_t now, int64_t *next_due)
 {
 	while (ch->published < ch->event_count) {
-		struct web_event *ev = ch->events[ch->published];
-		if (!ev->seq || ev->seq > durable)
-			return false;
-		if (ev->due_ms > now) {
-			if (!*next_due || ev->due_ms < *next_due)
-				*next_due = ev->due_ms;
-			return false;
+		int from = ch->published, to = from;
+		while (to < ch->event_count && to - from < STREAM_BATCH) {
+			struct web_event *ev = ch->events[to];
+			if (!ev->seq || ev->seq > durable)
+				break;
+			if (ev->due_ms > now) {
+				if (!*next_due || ev->due_ms < *next_due)
+					*next_due = ev->due_ms;
+				break;
+			}
+			to++;
 		}
-		ch->published++;
-		channel_publish(ch, ev);
+		if (to == from)
+			return false;
+		ch->published = to;
+		channel_publish(ch, from, to);
 	}
 	return ch->ended;
 }
@@ -613,14 +766,16 @@ static void release_all(struct web_stream *st)
 	int64_t now = now_ms(st), next_due = 0;
 	bool featured_gone = false;
 
-	for (struct channel *ch = st->channels, *next; ch; ch = next) {
-		next = ch->next;
+	for (struct channel *ch = st->pending, *next; ch; ch = next) {
+		next = ch->pending_next;
 		if (channel_release(ch, st->durable, now, &next_due)) {
 			if (ch == st->featured) {
 				st->featured = NULL;
 				featured_gone = true;
 			}
 			channel_free(ch);
+		} else if (ch->published == ch->event_count) {
+			pending_unlink(ch);
 		}
 	}
 	if (featured_gone || (!st->featured && st->tv))
@@ -637,7 +792,7 @@ static void release_all(struct web_stream *st)
 		for (struct viewer *v = st->tourney, *next; v; v = next) {
 			next = v->next;
 			if (v->tourney_id == u->id)
-				viewer_write(v, u->ev->nd, u->ev->nd_len, u->ev);
+				viewer_write(v, &u->ev->nd, u->ev);
 		}
 		event_unref(u->ev);
 	}
@@ -740,15 +895,17 @@ void web_stream_game_over(struct web_stream *st, struct game *g, enum result r,
 	struct web_event *ev = event_make(st, d, n, NULL);
 	if (ev)
 		ev->final = true;
-	if (channel_push(ch, ev) < 0)
+	if (channel_push(ch, ev) < 0) {
 		log_error("web: out of memory; the end of game %d is not streamed", ch->number);
+		pending_link(ch);	/* ended: the next release frees it */
+	}
 }
 
 void web_stream_pass_end(struct web_stream *st, uint64_t need, uint64_t durable)
 {
 	bool made = false;
 
-	for (struct channel *ch = st->channels; ch; ch = ch->next)
+	for (struct channel *ch = st->pending; ch; ch = ch->pending_next)
 		for (int i = ch->event_count - 1; i >= ch->published && !ch->events[i]->seq; i--) {
 			ch->events[i]->seq = need;
 			made = true;
@@ -859,6 +1016,12 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 		setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
 	stream_headers(req, sse);
 	evhttp_send_reply_start(req, 200, "OK");
+	/* evhttp chose the framing (chunked for HTTP/1.1); the frames follow its choice. */
+	v->body = evhttp_request_get_command(req) != EVHTTP_REQ_HEAD;
+	v->chunked = evhttp_find_header(evhttp_request_get_output_headers(req),
+	    "Transfer-Encoding") != NULL;
+	v->fd = bev && !bufferevent_openssl_get_ssl(bev) ? bufferevent_getfd(bev) : -1;
+	v->out = bev ? bufferevent_get_output(bev) : NULL;
 	return v;
 }
 
@@ -891,8 +1054,7 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	if (after >= 0) {
 		for (int i = 0; i < ch->published; i++) {
 			struct web_event *ev = ch->events[i];
-			if ((ev->id > after || ev->final) &&
-			    !viewer_write(v, sse ? ev->sse : ev->nd, sse ? ev->sse_len : ev->nd_len, ev))
+			if ((ev->id > after || ev->final) && !viewer_write(v, sse ? &ev->sse : &ev->nd, ev))
 				return;
 		}
 	} else if (!viewer_write_json(v, describe(ch, true), shown_plies(ch))) {
@@ -973,7 +1135,7 @@ static void tv_feature(struct web_stream *st)
 		return;
 	for (struct viewer *v = st->tv, *next; v; v = next) {
 		next = v->next;
-		viewer_write(v, ev->nd, ev->nd_len, ev);
+		viewer_write(v, &ev->nd, ev);
 	}
 	event_unref(ev);
 }
@@ -1055,7 +1217,6 @@ void web_stream_metrics(struct web_stream *st, struct evbuffer *out)
 /* A comment to every stream quiet for a heartbeat, so a vanished reader is found. */
 static void heartbeat(evutil_socket_t fd, short what, void *arg)
 {
-	static const char sse_beat[] = ":\n\n", nd_beat[] = "\n";
 	struct web_stream *st = arg;
 	int64_t quiet = now_ms(st) - server_config(st->srv)->limits.web_heartbeat_ms / 2;
 
@@ -1066,13 +1227,13 @@ static void heartbeat(evutil_socket_t fd, short what, void *arg)
 		for (struct viewer *v = lists[i], *next; v; v = next) {
 			next = v->next;
 			if (v->last_write_ms <= quiet)
-				viewer_write(v, nd_beat, 1, NULL);
+				viewer_write(v, &beat_nd, NULL);
 		}
 	for (struct channel *ch = st->channels; ch; ch = ch->next)
 		for (struct viewer *v = ch->viewers, *next; v; v = next) {
 			next = v->next;
 			if (v->last_write_ms <= quiet)
-				viewer_write(v, v->sse ? sse_beat : nd_beat, v->sse ? 3 : 1, NULL);
+				viewer_write(v, v->sse ? &beat_sse : &beat_nd, NULL);
 		}
 }
 
@@ -1084,10 +1245,9 @@ struct web_stream *web_stream_new(struct server *srv)
 	if (!st)
 		return NULL;
 	st->srv = srv;
-	st->scratch = evbuffer_new();
 	st->heartbeat = event_new(server_base(srv), -1, EV_PERSIST, heartbeat, st);
 	st->delay_timer = evtimer_new(server_base(srv), delay_over, st);
-	if (!st->scratch || !st->heartbeat || !st->delay_timer) {
+	if (!st->heartbeat || !st->delay_timer) {
 		web_stream_free(st);
 		return NULL;
 	}
@@ -1123,7 +1283,5 @@ void web_stream_free(struct web_stream *st)
 		event_free(st->heartbeat);
 	if (st->delay_timer)
 		event_free(st->delay_timer);
-	if (st->scratch)
-		evbuffer_free(st->scratch);
 	free(st);
 }

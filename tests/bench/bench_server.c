@@ -219,6 +219,12 @@ static int free_port(void)
 	return port;
 }
 
+/* A free port for a listener of chessd's that the benchmark turns on (the web's). */
+int bench_server_free_port(void)
+{
+	return free_port();
+}
+
 /* True once something accepts connections on 127.0.0.1:port. */
 static bool listening(int port)
 {
@@ -658,6 +664,45 @@ static int reference_port(int fd, const char *name, char *why, size_t whylen)
 		return -1;
 	}
 	return port;
+}
+
+/*
+ * Starts a benchmark's own reference server: a fork of this process that
+ * runs serve(arg, port_fd), which says "port N" on port_fd once it listens
+ * (or why not) and serves until killed; signals take their default actions
+ * in it.  The server's figures (CPU, memory) and its end work as for the
+ * others.  Its port, or -1 with why.
+ */
+int bench_server_start_fork(struct bench_server *s, int (*serve)(void *arg, int port_fd),
+    void *arg, const char *name, char *why, size_t whylen)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork_child();
+	if (pid == 0) {
+		close(fds[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_IGN);
+		_exit(serve(arg, fds[1]));
+	}
+	child_started(s, pid);
+	close(fds[1]);
+	if (s->pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		close(fds[0]);
+		return -1;
+	}
+	s->port = reference_port(fds[0], name, why, whylen);
+	close(fds[0]);
+	return s->port;
 }
 
 /*

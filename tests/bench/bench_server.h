@@ -59,6 +59,9 @@ int bench_server_start_chessd(struct bench_server *s, const char *chessd, int cl
 int bench_server_start_reference(struct bench_server *s, enum bench_reply reply, bool tls,
     const char *exec_option, char *why, size_t whylen);
 int bench_server_serve(enum bench_reply reply, bool tls, int port_fd);
+int bench_server_start_fork(struct bench_server *s, int (*serve)(void *arg, int port_fd),
+    void *arg, const char *name, char *why, size_t whylen);
+int bench_server_free_port(void);
 struct bufferevent *bench_server_connect(struct bench_server *s, bufferevent_data_cb read_cb,
     bufferevent_event_cb event_cb, void *arg, char *why, size_t whylen);
 struct bufferevent *bench_server_connect_from(struct bench_server *s, const char *source,
