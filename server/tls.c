@@ -486,3 +486,9 @@ void tls_free(struct tls *t)
 	free(t->key_path);
 	free(t);
 }
+
+void tls_errors_clear(void)
+{
+	if (ERR_peek_error())
+		ERR_clear_error();
+}

@@ -562,6 +562,21 @@ static void test_bad_arguments(void **state)
 	tls_free(NULL);
 }
 
+/* Whatever an earlier call left on the queue is gone, and an empty queue stays empty. */
+static void test_errors_clear(void **state)
+{
+	(void)state;
+	ERR_clear_error();
+	tls_errors_clear();
+	assert_int_equal(ERR_peek_error(), 0);
+	ERR_raise(ERR_LIB_SSL, SSL_R_BAD_LENGTH);
+	ERR_raise(ERR_LIB_SSL, SSL_R_BAD_PACKET);
+	assert_int_not_equal(ERR_peek_error(), 0);
+	tls_errors_clear();
+	assert_int_equal(ERR_peek_error(), 0);
+	assert_int_equal(ERR_get_error(), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,6 +590,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_corrupt_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mismatched_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
+		cmocka_unit_test(test_errors_clear),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
