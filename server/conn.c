@@ -444,7 +444,7 @@ static void finish(struct conn *c)
 	if (c->tls && c->state == CONN_CLOSING) {
 		SSL *ssl = bufferevent_openssl_get_ssl(c->bev);
 		if (ssl)
-			SSL_shutdown(ssl);
+			tls_close_notify(ssl);
 	}
 	c->state = CONN_CLOSED;
 	uncount(c);

@@ -44,5 +44,11 @@ void tls_free(struct tls *t);
  * (ERR_clear_error() itself wipes all its slots every time).
  */
 void tls_errors_clear(void);
+/*
+ * Sends close_notify and gives back the record buffer that took it, which
+ * OpenSSL otherwise keeps until the SSL is freed: a server closing all its
+ * connections in one pass would hold one for each.
+ */
+void tls_close_notify(SSL *ssl);
 
 #endif
