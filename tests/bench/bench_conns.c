@@ -6,7 +6,9 @@
  * Each run starts a fresh server as a child, reads its VmRSS, opens N
  * connections over 127.0.0.1 (guests logged in for chessd, one line
  * answered for the bare server), lets it settle for 10 s (a steady state,
- * not the moment the last login ends) and reads VmRSS again.
+ * not the moment the last login ends) and reads VmRSS again.  With TLS it
+ * also prints what OpenSSL alone keeps for each idle server SSL (the heap
+ * in use, measured in its own process), the part no server can shed.
  * Exit 0 when every run completed (targets are for reading), 1 when a run
  * failed (refused or dropped connections, a server that died), 2 on bad
  * arguments or when a server cannot be started.

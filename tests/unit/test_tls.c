@@ -640,8 +640,8 @@ static void pair_open(struct tls *t, SSL_CTX *cctx, SSL **server, SSL **client, 
 
 /*
  * close_notify reaches the client, the record buffer it took is given back
- * at once (not when the SSL is freed), and a peer already gone leaves no
- * error behind for the next connection.
+ * at once (not when the SSL is freed), and neither a peer already gone nor
+ * a handshake cut short leaves an error behind for the next connection.
  */
 static void test_close_notify(void **state)
 {
@@ -675,6 +675,20 @@ static void test_close_notify(void **state)
 	assert_int_equal(ERR_peek_error(), 0);
 	SSL_free(server);
 	close(fds[0]);
+
+	/* Closed before its handshake ended, which OpenSSL reports as an error. */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+	server = tls_accept_ssl(t);
+	assert_non_null(server);
+	SSL_set_fd(server, fds[0]);
+	SSL_set_accept_state(server);
+	assert_int_equal(SSL_do_handshake(server), -1);
+	assert_int_equal(SSL_get_error(server, -1), SSL_ERROR_WANT_READ);
+	tls_close_notify(server);
+	assert_int_equal(ERR_peek_error(), 0);
+	SSL_free(server);
+	close(fds[0]);
+	close(fds[1]);
 	SSL_CTX_free(cctx);
 	tls_free(t);
 }
