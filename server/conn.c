@@ -25,6 +25,7 @@
 #include "session.h"
 #include "text.h"
 #include "timeseal.h"
+#include "tls.h"
 
 /* Distinct commits one connection's held output may wait for (more merge). */
 #define CONN_HOLD_MARKS 8
@@ -325,10 +326,10 @@ static void tls_write_now(struct conn *c, struct evbuffer *src, size_t bytes)
 
 	if (!ssl || !data || bytes > INT_MAX)
 		return;
-	ERR_clear_error();
+	tls_errors_clear();
 	if (SSL_write(ssl, data, (int)bytes) > 0)
 		evbuffer_drain(src, bytes);
-	ERR_clear_error();
+	tls_errors_clear();
 }
 
 /* Moves bytes from src to the socket's output, enforcing the limits. */
@@ -443,7 +444,7 @@ static void finish(struct conn *c)
 	if (c->tls && c->state == CONN_CLOSING) {
 		SSL *ssl = bufferevent_openssl_get_ssl(c->bev);
 		if (ssl)
-			SSL_shutdown(ssl);
+			tls_close_notify(ssl);
 	}
 	c->state = CONN_CLOSED;
 	uncount(c);

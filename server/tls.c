@@ -486,3 +486,18 @@ void tls_free(struct tls *t)
 	free(t->key_path);
 	free(t);
 }
+
+void tls_errors_clear(void)
+{
+	if (ERR_peek_error())
+		ERR_clear_error();
+}
+
+void tls_close_notify(SSL *ssl)
+{
+	SSL_shutdown(ssl);
+	/* Refused, harmlessly, while part of the alert still waits for the socket. */
+	SSL_free_buffers(ssl);
+	/* What a failed close_notify left must not reach another connection's SSL_get_error(). */
+	tls_errors_clear();
+}

@@ -38,5 +38,17 @@ int tls_reload(struct tls *t, char *err, size_t errlen);
 /* "SHA256:" + 64 lowercase hex digits of the certificate in use, for logs and pinning. */
 const char *tls_fingerprint(const struct tls *t);
 void tls_free(struct tls *t);
+/*
+ * Empties this thread's OpenSSL error queue, as SSL_get_error() needs before
+ * each call; costs a look when it is already empty, as it nearly always is
+ * (ERR_clear_error() itself wipes all its slots every time).
+ */
+void tls_errors_clear(void);
+/*
+ * Sends close_notify and gives back the record buffer that took it, which
+ * OpenSSL otherwise keeps until the SSL is freed: a server closing all its
+ * connections in one pass would hold one for each.
+ */
+void tls_close_notify(SSL *ssl);
 
 #endif

@@ -6,7 +6,9 @@
  * Each run starts a fresh server as a child, reads its VmRSS, opens N
  * connections over 127.0.0.1 (guests logged in for chessd, one line
  * answered for the bare server), lets it settle for 10 s (a steady state,
- * not the moment the last login ends) and reads VmRSS again.
+ * not the moment the last login ends) and reads VmRSS again.  With TLS it
+ * also prints what OpenSSL alone keeps for each idle server SSL (the heap
+ * in use, measured in its own process), the part no server can shed.
  * Exit 0 when every run completed (targets are for reading), 1 when a run
  * failed (refused or dropped connections, a server that died), 2 on bad
  * arguments or when a server cannot be started.
@@ -16,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdbool.h>
@@ -31,6 +34,7 @@
 #include <event2/event.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "bench_server.h"
 
@@ -43,7 +47,10 @@
 #define STALL_TIMEOUT_MS 30000
 #define TICK_MS 100
 #define TARGET_PLAIN_KB 4.0
-#define TARGET_TLS_KB 20.0
+#define TARGET_TLS_KB 12.0
+/* Server SSL objects the library's own floor is measured on, and the handshake's bound. */
+#define FLOOR_SSLS 200
+#define FLOOR_HANDSHAKE_STEPS 64
 /* How this program runs itself as the bare server (internal). */
 #define BARE_SERVER_OPTION "--bare-server"
 /* Server output kept while waiting for an expected text. */
@@ -376,6 +383,95 @@ out:
 	free(r.clients);
 }
 
+/* --- the library's floor --- */
+
+/* A handshake between two SSLs over a non-blocking socket pair, then a line each way. */
+static bool floor_pair(SSL *server, SSL *client)
+{
+	char line[16];
+
+	for (int i = 0; i < FLOOR_HANDSHAKE_STEPS; i++) {
+		int c = SSL_do_handshake(client), s = SSL_do_handshake(server);
+		if (c == 1 && s == 1)
+			break;
+	}
+	/* The client's line read on the server leaves its read buffer released. */
+	return SSL_is_init_finished(server) && SSL_write(server, "hello\n", 6) == 6 &&
+	    SSL_read(client, line, sizeof line) == 6 && SSL_write(client, "ok\n", 3) == 3 &&
+	    SSL_read(server, line, sizeof line) == 3;
+}
+
+/*
+ * What OpenSSL alone keeps for an idle server connection: the heap in use
+ * (malloc's own headers included) that FLOOR_SSLS server SSLs hold after a
+ * handshake and a line each way, made in this process over socket pairs
+ * with the reference server's context (that of chessd's tls.c), the client
+ * ends freed.  No server that keeps one SSL a connection can go below it.
+ * Bytes per SSL, or -1 with the reason in why.
+ */
+static double tls_floor_bytes(char *why, size_t whylen)
+{
+	SSL_CTX *server_ctx = bench_server_reference_tls();
+	SSL_CTX *client_ctx = SSL_CTX_new(TLS_client_method());
+	SSL *ssl[FLOOR_SSLS] = { 0 };
+	int fds[FLOOR_SSLS][2];
+	size_t before = 0;
+	double bytes = -1;
+	int made = 0;
+
+	if (!server_ctx || !client_ctx) {
+		snprintf(why, whylen, "cannot make the TLS contexts");
+		goto out;
+	}
+	SSL_CTX_set_verify(client_ctx, SSL_VERIFY_NONE, NULL);
+	/* Round 0 warms the library up (providers, tables); round 1 is measured. */
+	for (int round = 0; round < 2; round++) {
+		struct mallinfo2 m = mallinfo2();
+		before = m.uordblks;
+		for (made = 0; made < FLOOR_SSLS; made++) {
+			SSL *client;
+			if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds[made]) < 0) {
+				snprintf(why, whylen, "socketpair: %s", strerror(errno));
+				goto out;
+			}
+			ssl[made] = SSL_new(server_ctx);
+			client = SSL_new(client_ctx);
+			bool ok = ssl[made] && client && SSL_set_fd(ssl[made], fds[made][0]) &&
+			    SSL_set_fd(client, fds[made][1]);
+			if (ok) {
+				SSL_set_accept_state(ssl[made]);
+				SSL_set_connect_state(client);
+				ok = floor_pair(ssl[made], client);
+			}
+			SSL_free(client);
+			close(fds[made][1]);
+			if (!ok) {
+				snprintf(why, whylen, "in-process TLS handshake failed");
+				made++;
+				goto out;
+			}
+		}
+		if (round == 0) {
+			for (int i = 0; i < made; i++) {
+				SSL_free(ssl[i]);
+				close(fds[i][0]);
+			}
+			made = 0;
+		}
+	}
+	struct mallinfo2 m = mallinfo2();
+	bytes = ((double)m.uordblks - (double)before) / FLOOR_SSLS;
+out:
+	for (int i = 0; i < made; i++) {
+		SSL_free(ssl[i]);
+		close(fds[i][0]);
+	}
+	SSL_CTX_free(server_ctx);
+	SSL_CTX_free(client_ctx);
+	ERR_clear_error();
+	return bytes;
+}
+
 /* --- main --- */
 
 static int usage(void)
@@ -467,6 +563,9 @@ int main(int argc, char **argv)
 	    event_get_version(), OpenSSL_version(OPENSSL_VERSION));
 	fflush(stdout);
 
+	char floor_why[160] = "";
+	double floor_bytes = tls ? tls_floor_bytes(floor_why, sizeof floor_why) : -1;
+
 	struct result res[2][2];	/* [tls][bare] */
 	memset(res, 0, sizeof res);
 	for (int t = 0; t < 2 && !bench_server_interrupted(); t++) {
@@ -504,6 +603,13 @@ int main(int argc, char **argv)
 		print_summary("plain", &res[0][0], &res[0][1], TARGET_PLAIN_KB);
 	if (res[1][0].ran)
 		print_summary("TLS", &res[1][0], &res[1][1], TARGET_TLS_KB);
+	if (tls && floor_bytes >= 0)
+		printf("TLS    floor: OpenSSL %s alone keeps %.0f B (%.2f KB) of heap for each idle "
+		    "server SSL (%d, after a handshake and a line each way, in this process)\n",
+		    OpenSSL_version(OPENSSL_VERSION_STRING), floor_bytes, floor_bytes / 1024.0,
+		    FLOOR_SSLS);
+	else if (tls)
+		printf("TLS    floor: not measured: %s\n", floor_why);
 	printf("\nRSS0/RSS1: server VmRSS after start-up and with every connection idle; "
 	    "KB = 1024 bytes\n");
 	for (int t = 0; t < 2; t++)

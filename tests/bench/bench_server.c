@@ -589,6 +589,11 @@ static SSL_CTX *reference_tls(void)
 	return ctx;
 }
 
+SSL_CTX *bench_server_reference_tls(void)
+{
+	return reference_tls();
+}
+
 /*
  * The reference server's main, in the child: listen on a free port of
  * 127.0.0.1, say "port N" on port_fd (or why not), answer lines until

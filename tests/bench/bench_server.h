@@ -17,6 +17,7 @@
 
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <openssl/ssl.h>
 
 struct evbuffer;
 
@@ -62,6 +63,8 @@ int bench_server_serve(enum bench_reply reply, bool tls, int port_fd);
 int bench_server_start_fork(struct bench_server *s, int (*serve)(void *arg, int port_fd),
     void *arg, const char *name, char *why, size_t whylen);
 int bench_server_free_port(void);
+/* A new server context set up as chessd's own, with a throwaway certificate; NULL on failure. */
+SSL_CTX *bench_server_reference_tls(void);
 struct bufferevent *bench_server_connect(struct bench_server *s, bufferevent_data_cb read_cb,
     bufferevent_event_cb event_cb, void *arg, char *why, size_t whylen);
 struct bufferevent *bench_server_connect_from(struct bench_server *s, const char *source,

@@ -3,6 +3,7 @@
 #include <sys/time.h>
 
 #include <dirent.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
@@ -562,6 +564,135 @@ static void test_bad_arguments(void **state)
 	tls_free(NULL);
 }
 
+/* Whatever an earlier call left on the queue is gone, and an empty queue stays empty. */
+static void test_errors_clear(void **state)
+{
+	(void)state;
+	ERR_clear_error();
+	tls_errors_clear();
+	assert_int_equal(ERR_peek_error(), 0);
+	ERR_raise(ERR_LIB_SSL, SSL_R_BAD_LENGTH);
+	ERR_raise(ERR_LIB_SSL, SSL_R_BAD_PACKET);
+	assert_int_not_equal(ERR_peek_error(), 0);
+	tls_errors_clear();
+	assert_int_equal(ERR_peek_error(), 0);
+	assert_int_equal(ERR_get_error(), 0);
+}
+
+/* Bytes OpenSSL holds, counted by the allocator installed in main(). */
+static size_t openssl_live_bytes;
+
+static void *count_malloc(size_t n, const char *file, int line)
+{
+	void *p = malloc(n);
+
+	(void)file;
+	(void)line;
+	if (p)
+		openssl_live_bytes += malloc_usable_size(p);
+	return p;
+}
+
+static void *count_realloc(void *old, size_t n, const char *file, int line)
+{
+	size_t was = old ? malloc_usable_size(old) : 0;
+	void *p = realloc(old, n);
+
+	(void)file;
+	(void)line;
+	if (p || !n)
+		openssl_live_bytes -= was;
+	if (p)
+		openssl_live_bytes += malloc_usable_size(p);
+	return p;
+}
+
+static void count_free(void *p, const char *file, int line)
+{
+	(void)file;
+	(void)line;
+	if (p)
+		openssl_live_bytes -= malloc_usable_size(p);
+	free(p);
+}
+
+/* A server SSL from t and a client, handshaken over a non-blocking socket pair. */
+static void pair_open(struct tls *t, SSL_CTX *cctx, SSL **server, SSL **client, int fds[2])
+{
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+	*server = tls_accept_ssl(t);
+	*client = SSL_new(cctx);
+	assert_non_null(*server);
+	assert_non_null(*client);
+	SSL_set_fd(*server, fds[0]);
+	SSL_set_fd(*client, fds[1]);
+	SSL_set_accept_state(*server);
+	SSL_set_connect_state(*client);
+	for (int i = 0; i < 64 && !(SSL_is_init_finished(*server) && SSL_is_init_finished(*client));
+	    i++) {
+		SSL_do_handshake(*client);
+		SSL_do_handshake(*server);
+	}
+	assert_true(SSL_is_init_finished(*server));
+	assert_true(SSL_is_init_finished(*client));
+	ERR_clear_error();
+}
+
+/*
+ * close_notify reaches the client, the record buffer it took is given back
+ * at once (not when the SSL is freed), and neither a peer already gone nor
+ * a handshake cut short leaves an error behind for the next connection.
+ */
+static void test_close_notify(void **state)
+{
+	struct fixture *f = *state;
+	struct tls *t = tls_new_ok(f->dir, NULL, NULL);
+	SSL_CTX *cctx = SSL_CTX_new(TLS_client_method());
+	SSL *server, *client;
+	char buf[16];
+	int fds[2];
+
+	assert_non_null(cctx);
+	pair_open(t, cctx, &server, &client, fds);
+	size_t before = openssl_live_bytes;
+	tls_close_notify(server);
+	print_message("close_notify: %zd bytes still held\n",
+	    (ssize_t)(openssl_live_bytes - before));
+	/* A record buffer is 16 KB and more; what may stay is bookkeeping. */
+	assert_true(openssl_live_bytes < before + 4096);
+	assert_int_equal(SSL_read(client, buf, sizeof buf), 0);
+	assert_int_equal(SSL_get_error(client, 0), SSL_ERROR_ZERO_RETURN);
+	assert_int_equal(ERR_peek_error(), 0);
+	SSL_free(server);
+	SSL_free(client);
+	close(fds[0]);
+	close(fds[1]);
+
+	pair_open(t, cctx, &server, &client, fds);
+	SSL_free(client);
+	close(fds[1]);
+	tls_close_notify(server);
+	assert_int_equal(ERR_peek_error(), 0);
+	SSL_free(server);
+	close(fds[0]);
+
+	/* Closed before its handshake ended, which OpenSSL reports as an error. */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+	server = tls_accept_ssl(t);
+	assert_non_null(server);
+	SSL_set_fd(server, fds[0]);
+	SSL_set_accept_state(server);
+	assert_int_equal(SSL_do_handshake(server), -1);
+	assert_int_equal(SSL_get_error(server, -1), SSL_ERROR_WANT_READ);
+	tls_close_notify(server);
+	assert_int_equal(ERR_peek_error(), 0);
+	SSL_free(server);
+	close(fds[0]);
+	close(fds[1]);
+	SSL_CTX_free(cctx);
+	tls_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,8 +706,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_corrupt_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mismatched_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
+		cmocka_unit_test(test_errors_clear),
+		cmocka_unit_test_setup_teardown(test_close_notify, setup, teardown),
 	};
 
+	/* Before OpenSSL's first allocation, or it refuses. */
+	if (!CRYPTO_set_mem_functions(count_malloc, count_realloc, count_free))
+		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
