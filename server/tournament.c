@@ -58,6 +58,8 @@ struct follower {
 	char name[DB_NAME_MAX];
 };
 
+struct change;
+
 struct tournament {
 	struct tournaments *owner;
 	int64_t id;
@@ -78,6 +80,28 @@ struct tournament {
 	struct tboard boards[TOURNEY_GAMES_MAX];
 	struct follower *followers;
 	int nfollowers;
+	struct change *change;		/* a command's change being made, or NULL */
+};
+
+/* A line held back until the change it tells of is stored. */
+struct held {
+	struct session *to;		/* the command's session; NULL: an announcement */
+	char *text;
+};
+
+/*
+ * A command's change to a tournament, made in memory and in the database
+ * at once: what it was before, the lines that tell of it, and whether
+ * anything went wrong on the way (see change_begin()).
+ */
+struct change {
+	struct session *s;
+	char what[160];			/* what the refusal says was not saved */
+	bool failed;
+	struct held *held;
+	int nheld;
+	struct tournament before;
+	struct tourney core_before;
 };
 
 struct tournaments {
@@ -348,6 +372,23 @@ static struct db *db_of(const struct tournament *t)
 	return server_db(t->owner->srv);
 }
 
+/* A row the database refused: the change being made, if any, fails with it. */
+static void write_failed(struct tournament *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void write_failed(struct tournament *t, const char *fmt, ...)
+{
+	char what[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (t->change)
+		t->change->failed = true;
+	log_error("tourney %lld: could not save %s", (long long)t->id, what);
+}
+
 static void save_tourney(struct tournament *t)
 {
 	struct db_tourney row = { .id = t->id, .rounds = t->core->nrounds,
@@ -357,7 +398,7 @@ static void save_tourney(struct tournament *t)
 	snprintf(row.state, sizeof row.state, "%s", tournament_state_name(t->state));
 	tiebreaks_text(t, row.tiebreaks, sizeof row.tiebreaks);
 	if (db_tourney_update(db_of(t), &row) < 0)
-		log_error("tourney %lld: could not save", (long long)t->id);
+		write_failed(t, "its settings");
 }
 
 static void save_player(struct tournament *t, int p)
@@ -370,7 +411,7 @@ static void save_player(struct tournament *t, int p)
 
 	snprintf(row.name, sizeof row.name, "%.*s", (int)sizeof row.name - 1, pl->name);
 	if (db_tourney_player_put(db_of(t), t->id, &row) < 0)
-		log_error("tourney %lld: could not save player %s", (long long)t->id, pl->name);
+		write_failed(t, "player %s", pl->name);
 }
 
 /*
@@ -421,7 +462,7 @@ static void save_board(struct tournament *t, int r, int b)
 		snprintf(row.result, sizeof row.result, "%c", bye_letters[e->kind]);
 	}
 	if (db_tourney_pairing_put(db_of(t), t->id, &row) < 0)
-		log_error("tourney %lld: could not save round %d board %d", (long long)t->id, r, b + 1);
+		write_failed(t, "round %d board %d", r, b + 1);
 }
 
 /* --- talking --- */
@@ -465,7 +506,38 @@ static void announce_others(const struct announce *a)
 	}
 }
 
-/* To the participants, the followers and the tournament channel. */
+/* Tells everyone concerned: the participants, the followers and the tournament channel. */
+static void broadcast(struct tournament *t, const char *text)
+{
+	struct announce a = { t, text };
+
+	audience_each_member(t->owner->srv, TOURNAMENT_CHANNEL, announce_one, &a);
+	announce_others(&a);
+}
+
+/*
+ * A line for later, when a change is open: true if it is held (or lost
+ * for want of memory, which fails the change), false to send it now.
+ */
+static bool hold(struct tournament *t, struct session *to, const char *text)
+{
+	struct change *ch = t->change;
+
+	if (!ch)
+		return false;
+	struct held *h = realloc(ch->held, (size_t)(ch->nheld + 1) * sizeof *h);
+	if (h)
+		ch->held = h;
+	if (!h || !(h[ch->nheld].text = strdup(text))) {
+		ch->failed = true;
+		log_error("tourney %lld: out of memory for a held line", (long long)t->id);
+		return true;
+	}
+	h[ch->nheld++].to = to;
+	return true;
+}
+
+/* An announcement, held back while a change is being made (see change_begin()). */
 static void announce(struct tournament *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void announce(struct tournament *t, const char *fmt, ...)
@@ -478,9 +550,102 @@ static void announce(struct tournament *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
 	va_end(ap);
-	struct announce a = { t, text };
-	audience_each_member(t->owner->srv, TOURNAMENT_CHANNEL, announce_one, &a);
-	announce_others(&a);
+	if (!hold(t, NULL, text))
+		broadcast(t, text);
+}
+
+/* The answer to the command making a change: held with its announcements. */
+static void reply(struct tournament *t, struct session *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void reply(struct tournament *t, struct session *s, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (!hold(t, s, text))
+		session_printf(s, "%s", text);
+}
+
+/* --- changes: persist, then reply --- */
+
+/*
+ * Every command that changes what is stored of a tournament runs between
+ * change_begin() and change_end(), which alone decide its fate.  In
+ * between, the command changes memory, writes its rows and says what it
+ * did with reply() and announce(), which hold their lines.  change_end()
+ * commits the rows in a transaction of their own (the pass's earlier
+ * writes were committed first, so the failure is this change's): stored,
+ * the lines go out; refused, the rows are rolled back, memory is put back
+ * as it was at change_begin() and the command's session reads one line,
+ * "The server could not save WHAT; nothing was changed."  Nothing inside
+ * may start a game (its commit would take the change's rows with it).
+ * Returns false, having said so, when there is no memory for the change.
+ */
+static bool change_begin(struct tournament *t, struct session *s, const char *what, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static bool change_begin(struct tournament *t, struct session *s, const char *what, ...)
+{
+	struct change *ch = calloc(1, sizeof *ch);
+	va_list ap;
+
+	if (!ch) {
+		session_printf(s, "Out of memory.\n");
+		return false;
+	}
+	ch->s = s;
+	va_start(ap, what);
+	vsnprintf(ch->what, sizeof ch->what, what, ap);
+	va_end(ap);
+	ch->before = *t;
+	ch->core_before = *t->core;
+	db_commit_earlier(db_of(t));
+	t->change = ch;
+	return true;
+}
+
+/* Puts memory back as it was before the change; who follows is not part of it. */
+static void change_undo(struct tournament *t, const struct change *ch)
+{
+	struct tourney *core = t->core;
+	struct follower *followers = t->followers;
+	int nfollowers = t->nfollowers;
+
+	*t = ch->before;
+	*core = ch->core_before;
+	t->core = core;
+	t->followers = followers;
+	t->nfollowers = nfollowers;
+}
+
+/* Stores the change and tells of it (true), or undoes it and says so (false). */
+static bool change_end(struct tournament *t)
+{
+	struct change *ch = t->change;
+	struct db *db = db_of(t);
+	bool stored = !ch->failed && db_commit_now(db) == 0;
+
+	t->change = NULL;
+	if (!stored) {
+		log_error("tourney %lld: could not save %s; undone", (long long)t->id, ch->what);
+		db_rollback(db);
+		change_undo(t, ch);
+		session_printf(ch->s, "The server could not save %s; nothing was changed.\n", ch->what);
+	}
+	for (int i = 0; i < ch->nheld; i++) {
+		if (stored && ch->held[i].to)
+			session_printf(ch->held[i].to, "%s", ch->held[i].text);
+		else if (stored)
+			broadcast(t, ch->held[i].text);
+		free(ch->held[i].text);
+	}
+	free(ch->held);
+	free(ch);
+	return stored;
 }
 
 static bool may_direct(const struct tournament *t, const struct session *s)
@@ -1158,18 +1323,26 @@ struct tournament *tournament_create(struct tournaments *ts, struct session *dir
 	snprintf(row.director, sizeof row.director, "%s", t->director);
 	snprintf(row.state, sizeof row.state, "created");
 	tiebreaks_text(t, row.tiebreaks, sizeof row.tiebreaks);
+	if (!change_begin(t, director, "the new tourney \"%s\"", t->core->name)) {
+		tournament_free(t);
+		return NULL;
+	}
 	if ((t->id = db_tourney_insert(server_db(ts->srv), &row)) < 0) {
-		session_printf(director, "The tournament could not be saved.\n");
+		write_failed(t, "the new tourney");
+	} else {
+		reply(t, director, "Created tourney %lld \"%s\": %s, %d rounds, %s %s.  Players join "
+		    "with \"tourney join %lld\"; start it with \"tourney start %lld\".\n",
+		    (long long)t->id, t->core->name, tournament_kind_name(kind), t->core->nrounds,
+		    rated ? "rated" : "unrated", t->tc_text, (long long)t->id, (long long)t->id);
+		announce(t, "created by %s: %s, %s %s.  \"tourney join %lld\" to play.", t->director,
+		    tournament_kind_name(kind), rated ? "rated" : "unrated", t->tc_text,
+		    (long long)t->id);
+	}
+	if (!change_end(t)) {
 		tournament_free(t);
 		return NULL;
 	}
 	ts->list[ts->count++] = t;
-	session_printf(director, "Created tourney %lld \"%s\": %s, %d rounds, %s %s.  Players join "
-	    "with \"tourney join %lld\"; start it with \"tourney start %lld\".\n", (long long)t->id,
-	    t->core->name, tournament_kind_name(kind), t->core->nrounds, rated ? "rated" : "unrated",
-	    t->tc_text, (long long)t->id, (long long)t->id);
-	announce(t, "created by %s: %s, %s %s.  \"tourney join %lld\" to play.", t->director,
-	    tournament_kind_name(kind), rated ? "rated" : "unrated", t->tc_text, (long long)t->id);
 	log_info("tourney %lld created by %s", (long long)t->id, t->director);
 	return t;
 }
@@ -1197,13 +1370,16 @@ void tournament_join(struct tournament *t, struct session *s)
 		return;
 	}
 	rating_load(db_of(t), session_user_id(s), clock_category(&t->tc), &r);
+	if (!change_begin(t, s, "your entry to tourney %lld", (long long)t->id))
+		return;
 	int p = tourney_player_add(c, session_name(s),
 	    rating_games(&r) ? (int)(r.value.rating + 0.5) : 0);
 	t->entrants[p] = (struct entrant){ session_user_id(s), t->next_joined++, false };
 	save_player(t, p);
-	session_printf(s, "You join tourney %lld (%s); %d players so far.\n", (long long)t->id,
-	    c->name, c->nplayers);
+	reply(t, s, "You join tourney %lld (%s); %d players so far.\n", (long long)t->id, c->name,
+	    c->nplayers);
 	announce(t, "%s joins (%d players).", session_name(s), c->nplayers);
+	change_end(t);
 }
 
 /* Takes player p out before the start, closing the gap in the numbering. */
@@ -1211,10 +1387,12 @@ static void remove_entrant(struct tournament *t, int p)
 {
 	struct tourney *c = t->core;
 
-	db_tourney_player_remove(db_of(t), t->id, t->entrants[p].user_id);
+	if (db_tourney_player_remove(db_of(t), t->id, t->entrants[p].user_id) < 0)
+		write_failed(t, "the departure of %s", c->players[p].name);
 	for (int r = 1; r <= TOURNEY_ROUNDS_MAX; r++)
-		if (c->players[p].requested[r] != TOURNEY_BYE_NONE)
-			db_tourney_bye_set(db_of(t), t->id, t->entrants[p].user_id, r, NULL);
+		if (c->players[p].requested[r] != TOURNEY_BYE_NONE &&
+		    db_tourney_bye_set(db_of(t), t->id, t->entrants[p].user_id, r, NULL) < 0)
+			write_failed(t, "the byes of %s", c->players[p].name);
 	memmove(&c->players[p], &c->players[p + 1], (size_t)(c->nplayers - p) * sizeof c->players[0]);
 	memmove(&t->entrants[p], &t->entrants[p + 1], (size_t)(c->nplayers - p) * sizeof t->entrants[0]);
 	c->nplayers--;
@@ -1231,10 +1409,34 @@ static int rating_order(const void *a, const void *b, void *arg)
 	return strcasecmp(x->name, y->name);
 }
 
+/*
+ * Numbers the players by their ratings now, then name.  Only inside a
+ * change: its copy of the tournament from before holds the old order.
+ */
+static void seed_players(struct tournament *t)
+{
+	struct tourney *c = t->core;
+	const struct change *ch = t->change;
+	int order[TOURNEY_PLAYERS_MAX], rating[TOURNEY_PLAYERS_MAX + 1];
+
+	for (int p = 1; p <= c->nplayers; p++) {
+		struct rating r;
+		order[p - 1] = p;
+		rating_load(db_of(t), t->entrants[p].user_id, clock_category(&t->tc), &r);
+		rating[p] = c->players[p].rating = rating_games(&r) ? (int)(r.value.rating + 0.5) : 0;
+	}
+	qsort_r(order, (size_t)c->nplayers, sizeof order[0], rating_order, c);
+	for (int i = 0; i < c->nplayers; i++) {
+		c->players[i + 1] = ch->core_before.players[order[i]];
+		c->players[i + 1].rating = rating[order[i]];
+		t->entrants[i + 1] = ch->before.entrants[order[i]];
+	}
+}
+
 void tournament_start(struct tournament *t, struct session *s)
 {
 	struct tourney *c = t->core;
-	int order[TOURNEY_PLAYERS_MAX];
+	int nrounds = c->nrounds;
 
 	if (t->state != TOURNAMENT_CREATED) {
 		session_printf(s, "Tourney %lld has already started.\n", (long long)t->id);
@@ -1246,48 +1448,31 @@ void tournament_start(struct tournament *t, struct session *s)
 		return;
 	}
 	if (t->kind != TOURNAMENT_SWISS) {
-		c->nrounds = pairing_berger_rounds(c->nplayers, t->kind == TOURNAMENT_DRR);
-		if (c->nrounds > TOURNEY_ROUNDS_MAX) {
+		nrounds = pairing_berger_rounds(c->nplayers, t->kind == TOURNAMENT_DRR);
+		if (nrounds > TOURNEY_ROUNDS_MAX) {
 			session_printf(s, "A round robin of %d players needs more than %d rounds.\n",
 			    c->nplayers, TOURNEY_ROUNDS_MAX);
 			return;
 		}
-	} else if (c->nrounds < 1) {
+	} else if (nrounds < 1) {
 		session_printf(s, "Tourney %lld has no rounds; set them when creating it.\n",
 		    (long long)t->id);
 		return;
 	}
-	/* Start numbers: by rating at the start, then name. */
-	for (int i = 0; i < c->nplayers; i++) {
-		struct rating r;
-		order[i] = i + 1;
-		rating_load(db_of(t), t->entrants[i + 1].user_id, clock_category(&t->tc), &r);
-		c->players[i + 1].rating = rating_games(&r) ? (int)(r.value.rating + 0.5) : 0;
-	}
-	qsort_r(order, (size_t)c->nplayers, sizeof order[0], rating_order, c);
-	struct tourney_player *pl = malloc(sizeof c->players);
-	struct entrant *en = malloc(sizeof t->entrants);
-	if (!pl || !en) {
-		free(pl);
-		free(en);
-		session_printf(s, "Out of memory.\n");
+	/* The start and round 1's pairings stand or fall together; its games start after. */
+	if (!change_begin(t, s, "the start of tourney %lld", (long long)t->id))
 		return;
-	}
-	memcpy(pl, c->players, sizeof c->players);
-	memcpy(en, t->entrants, sizeof t->entrants);
-	for (int i = 0; i < c->nplayers; i++) {
-		c->players[i + 1] = pl[order[i]];
-		t->entrants[i + 1] = en[order[i]];
-	}
-	free(pl);
-	free(en);
+	c->nrounds = nrounds;
+	seed_players(t);
 	t->state = TOURNAMENT_RUNNING;
 	for (int p = 1; p <= c->nplayers; p++)
 		save_player(t, p);
-	save_tourney(t);
-	session_printf(s, "Tourney %lld starts: %d players, %d rounds.\n", (long long)t->id,
-	    c->nplayers, c->nrounds);
+	reply(t, s, "Tourney %lld starts: %d players, %d rounds.\n", (long long)t->id, c->nplayers,
+	    c->nrounds);
 	announce(t, "starts with %d players, %d rounds.", c->nplayers, c->nrounds);
+	pair_next(t);		/* which saves the tournament's row */
+	if (!change_end(t))
+		return;
 	log_info("tourney %lld started with %d players", (long long)t->id, c->nplayers);
 	advance(t);
 	schedule(t->owner, TOURNAMENT_POLL_MS);
@@ -1326,8 +1511,8 @@ static void withdraw(struct tournament *t, int p, struct session *s)
 	c->players[p].withdrawn_round = r + 1;
 	save_player(t, p);
 	if (s)
-		session_printf(s, "%s is withdrawn from tourney %lld from round %d.\n",
-		    c->players[p].name, (long long)t->id, r + 1);
+		reply(t, s, "%s is withdrawn from tourney %lld from round %d.\n", c->players[p].name,
+		    (long long)t->id, r + 1);
 	announce(t, "%s withdraws; not paired from round %d.", c->players[p].name, r + 1);
 	const struct tourney_round *rd = &c->rounds[r];
 	for (int b = 0; r > 0 && b < rd->ngames; b++)
@@ -1367,16 +1552,22 @@ void tournament_withdraw(struct tournament *t, struct session *s, const char *na
 	char who[TOURNEY_NAME_MAX];
 	snprintf(who, sizeof who, "%s", c->players[p].name);
 	if (t->state == TOURNAMENT_CREATED) {
+		if (!change_begin(t, s, "%s leaving tourney %lld", who, (long long)t->id))
+			return;
 		remove_entrant(t, p);
-		session_printf(s, "%s left tourney %lld.\n", who, (long long)t->id);
+		reply(t, s, "%s left tourney %lld.\n", who, (long long)t->id);
 		announce(t, "%s leaves (%d players).", who, c->nplayers);
+		change_end(t);
 		return;
 	}
 	if (t->state == TOURNAMENT_FINISHED || c->players[p].withdrawn_round) {
 		session_printf(s, "%s cannot withdraw from tourney %lld now.\n", who, (long long)t->id);
 		return;
 	}
+	if (!change_begin(t, s, "the withdrawal of %s from tourney %lld", who, (long long)t->id))
+		return;
 	withdraw(t, p, s);
+	change_end(t);
 }
 
 void tournament_pause_player(struct tournament *t, struct session *s, const char *name,
@@ -1390,12 +1581,16 @@ void tournament_pause_player(struct tournament *t, struct session *s, const char
 		session_printf(s, "Tourney %lld is over.\n", (long long)t->id);
 		return;
 	}
+	if (!change_begin(t, s, "the %s of %s in tourney %lld", paused ? "pause" : "return",
+	    t->core->players[p].name, (long long)t->id))
+		return;
 	t->entrants[p].paused = paused;
 	save_player(t, p);
-	session_printf(s, "%s is %s in tourney %lld.\n", t->core->players[p].name,
+	reply(t, s, "%s is %s in tourney %lld.\n", t->core->players[p].name,
 	    paused ? "paused (not paired)" : "back (paired again)", (long long)t->id);
 	announce(t, "%s %s.", t->core->players[p].name,
 	    paused ? "is paused and will not be paired" : "is back and will be paired");
+	change_end(t);
 }
 
 void tournament_pause(struct tournament *t, struct session *s, bool paused)
@@ -1404,11 +1599,15 @@ void tournament_pause(struct tournament *t, struct session *s, bool paused)
 		session_printf(s, "Tourney %lld is %s.\n", (long long)t->id, tournament_state_name(t->state));
 		return;
 	}
+	if (!change_begin(t, s, "the %s of tourney %lld", paused ? "pause" : "resumption",
+	    (long long)t->id))
+		return;
 	t->state = paused ? TOURNAMENT_PAUSED : TOURNAMENT_RUNNING;
 	save_tourney(t);
-	session_printf(s, "Tourney %lld is %s.\n", (long long)t->id, tournament_state_name(t->state));
+	reply(t, s, "Tourney %lld is %s.\n", (long long)t->id, tournament_state_name(t->state));
 	announce(t, "%s.", paused ? "paused: no new round will be paired" : "running again");
-	schedule(t->owner, 0);
+	if (change_end(t))
+		schedule(t->owner, 0);
 }
 
 void tournament_request_bye(struct tournament *t, struct session *s, int round)
@@ -1429,13 +1628,14 @@ void tournament_request_bye(struct tournament *t, struct session *s, int round)
 		session_printf(s, "Round %d is not to come in tourney %lld.\n", round, (long long)t->id);
 		return;
 	}
-	c->players[p].requested[round] = TOURNEY_BYE_HALF;
-	if (db_tourney_bye_set(db_of(t), t->id, t->entrants[p].user_id, round, "H") < 0) {
-		session_printf(s, "The bye could not be saved.\n");
+	if (!change_begin(t, s, "your bye in round %d of tourney %lld", round, (long long)t->id))
 		return;
-	}
-	session_printf(s, "You will have a half-point bye in round %d of tourney %lld.\n", round,
+	c->players[p].requested[round] = TOURNEY_BYE_HALF;
+	if (db_tourney_bye_set(db_of(t), t->id, t->entrants[p].user_id, round, "H") < 0)
+		write_failed(t, "a bye of %s", c->players[p].name);
+	reply(t, s, "You will have a half-point bye in round %d of tourney %lld.\n", round,
 	    (long long)t->id);
+	change_end(t);
 }
 
 void tournament_set_result(struct tournament *t, struct session *s, int round, int board,
@@ -1457,6 +1657,9 @@ void tournament_set_result(struct tournament *t, struct session *s, int round, i
 		    t->boards[board - 1].game_number);
 		return;
 	}
+	if (!change_begin(t, s, "the result of round %d board %d of tourney %lld", round, board,
+	    (long long)t->id))
+		return;
 	if (round == c->rounds_paired) {
 		record_result(t, board - 1, res, "(set by the director)");
 	} else {
@@ -1465,35 +1668,37 @@ void tournament_set_result(struct tournament *t, struct session *s, int round, i
 		announce(t, "round %d board %d corrected to %s by the director.", round, board,
 		    tournament_result_text(res));
 	}
-	session_printf(s, "Round %d board %d: %s.\n", round, board, tournament_result_text(res));
-	schedule(t->owner, 0);
+	reply(t, s, "Round %d board %d: %s.\n", round, board, tournament_result_text(res));
+	if (change_end(t))
+		schedule(t->owner, 0);
 }
 
 void tournament_set(struct tournament *t, struct session *s, const char *key, const char *value)
 {
+	enum tiebreak order[TIEBREAK_MAX];
+	int ntiebreaks = t->ntiebreaks, bye_half = t->core->pairing_bye_half;
+	int web_delay_s = t->web_delay_s;
+
+	memcpy(order, t->tiebreaks, sizeof order);
 	if (!strcasecmp(key, "tiebreaks")) {
-		enum tiebreak order[TIEBREAK_MAX];
-		int n = tournament_tiebreaks_parse(value, order);
-		if (n < 0) {
+		if ((ntiebreaks = tournament_tiebreaks_parse(value, order)) < 0) {
 			session_printf(s, "Tie-breaks are a list of BH, BH-C1, SB, DE, WIN, WON.\n");
 			return;
 		}
-		memcpy(t->tiebreaks, order, (size_t)n * sizeof order[0]);
-		t->ntiebreaks = n;
 	} else if (!strcasecmp(key, "byevalue")) {
 		if (t->state != TOURNAMENT_CREATED || (strcmp(value, "1") && strcmp(value, "0.5"))) {
 			session_printf(s, "The pairing bye is worth 1 or 0.5, set before the start.\n");
 			return;
 		}
-		t->core->pairing_bye_half = !strcmp(value, "1") ? 2 : 1;
+		bye_half = !strcmp(value, "1") ? 2 : 1;
 	} else if (!strcasecmp(key, "delay")) {
 		/* From now on: moves already queued for the web keep their time. */
 		int max = server_config(t->owner->srv)->limits.tourney_delay_max_s;
 		long v;
 		if (!strcasecmp(value, "default")) {
-			t->web_delay_s = -1;
+			web_delay_s = -1;
 		} else if (number_parse(value, 0, max, &v) == NUMBER_OK) {
-			t->web_delay_s = (int)v;
+			web_delay_s = (int)v;
 		} else {
 			session_printf(s, "The web delay is a whole number of seconds from 0 to %d "
 			    "(tourney_delay_max_s), or default.\n", max);
@@ -1503,8 +1708,15 @@ void tournament_set(struct tournament *t, struct session *s, const char *key, co
 		session_printf(s, "Settings: tiebreaks LIST, byevalue 1|0.5, delay SECONDS|default.\n");
 		return;
 	}
+	if (!change_begin(t, s, "the %s of tourney %lld", key, (long long)t->id))
+		return;
+	memcpy(t->tiebreaks, order, sizeof order);
+	t->ntiebreaks = ntiebreaks;
+	t->core->pairing_bye_half = bye_half;
+	t->web_delay_s = web_delay_s;
 	save_tourney(t);
-	session_printf(s, "Tourney %lld: %s set to %s.\n", (long long)t->id, key, value);
+	reply(t, s, "Tourney %lld: %s set to %s.\n", (long long)t->id, key, value);
+	change_end(t);
 }
 
 void tournament_follow(struct tournament *t, struct session *s, bool follow)

@@ -3,8 +3,11 @@
  * the server like `struct games`.  Each tournament keeps the pure core's
  * struct tourney (players, rounds, results) and, for the round being
  * played, what happens on each board: waiting for its players, playing a
- * live game, or done.  Every change is written to the database in the pass
- * that makes it, so a restart in any state rebuilds the same tournament.
+ * live game, or done.  Every change is written to the database, so a
+ * restart in any state rebuilds the same tournament: a command's change is
+ * committed before anyone is told of it (refused, it is undone and its
+ * user reads one line saying so); what a game's end or the timer changes
+ * joins the pass's commit.
  *
  * Rules the server applies (see also `help tourney`):
  * - A round is paired when the previous one has a result on every board:
