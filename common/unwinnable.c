@@ -16,6 +16,7 @@
  * Repetition and move-count rules are ignored: they can only end games
  * earlier, so a position called unwinnable here is unwinnable under them.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,10 @@
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
+/* The guided dive's share (percent) of the budget, its line length and detours. */
+#define DIVE_SHARE_PCT 30
+#define DIVE_MAX_PLIES 120
+#define DIVE_MAX_SLACK 6
 
 struct tt_entry {
 	uint64_t key;
@@ -60,6 +65,17 @@ static int edge_distance(int sq)
 	int f = square_file(sq), r = square_rank(sq);
 	int df = f < 7 - f ? f : 7 - f, dr = r < 7 - r ? r : 7 - r;
 	return df < dr ? df : dr;
+}
+
+static int corner_distance(int sq)
+{
+	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
+	int best = 7;
+
+	for (int i = 0; i < 4; i++)
+		if (distance(sq, corners[i]) < best)
+			best = distance(sq, corners[i]);
+	return best;
 }
 
 /*
@@ -151,6 +167,134 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 	e->key = b->key;
 	e->depth = depth;
 	return false;
+}
+
+/*
+ * How near b looks to a mate by the winner (smaller is nearer), for the
+ * guided dive: the loser's king short of free flight squares and pushed to
+ * an edge, the winner's pieces round it and its pawns promoted, the loser's
+ * other pieces kept beside their king where they block it in.
+ */
+static int dive_distance(const struct board *b, enum color winner)
+{
+	enum color loser = color_other(winner);
+	int lk = board_king(b, loser), h = 0;
+	bitboard occ = board_occupied(b) & ~bb_square(lk);
+
+	for (bitboard f = attacks_king(lk) & ~b->by_color[loser]; f;) {
+		int sq = bb_pop(&f);
+		if (!(board_attackers(b, sq, occ) & b->by_color[winner]))
+			h += 6;
+	}
+	h += 2 * edge_distance(lk);
+	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
+		h += 2 * corner_distance(lk);	/* minor pieces mate in corners */
+	for (bitboard w = b->by_color[winner]; w;) {
+		int sq = bb_pop(&w), d = distance(sq, lk);
+		switch (piece_type_of(b->squares[sq])) {
+		case KING: h += d > 2 ? d - 2 : 0; break;
+		case PAWN: h += 3 * (winner == WHITE ? 7 - square_rank(sq) : square_rank(sq)); break;
+		case QUEEN: h += d - 12; break;
+		default: h += d - 6; break;
+		}
+	}
+	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
+		int sq = bb_pop(&l);
+		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : distance(sq, lk) - 1;
+	}
+	if (b->side == loser && board_in_check(b))
+		h -= 12;
+	return h;
+}
+
+struct dive_entry {
+	uint64_t key;
+	int16_t depth, slack;	/* explored this deep with this many detours */
+};
+
+struct dive {
+	enum color winner;
+	long nodes, budget;
+	struct dive_entry *tt;
+	size_t tt_mask;
+	move path[HELPMATE_MAX_PLIES];
+	int length;
+};
+
+/*
+ * A limited-discrepancy dive: follow dive_distance's best child, and allow
+ * `slack` detours to a worse one along the line.  Long helpmates (a cornered
+ * king, a promotion first) come out of the first few passes where iterative
+ * deepening would drown in width.  It only ever finds mates.
+ */
+static bool dive_find(struct dive *d, const struct board *b, int depth, int slack, int ply)
+{
+	move list[MAX_MOVES];
+	int score[MAX_MOVES];
+	bool winner_moves = b->side == d->winner;
+
+	if (++d->nodes > d->budget || depth <= 0)
+		return false;
+	struct dive_entry *e = &d->tt[b->key & d->tt_mask];
+	if (e->key == b->key && e->depth >= depth && e->slack >= slack)
+		return false;
+	*e = (struct dive_entry){ b->key, (int16_t)depth, (int16_t)slack };
+	int n = movegen_legal(b, list);
+	for (int i = 0; i < n; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		if (winner_moves && board_in_check(&child) && movegen_count(&child) == 0) {
+			d->path[ply] = list[i];
+			d->length = ply + 1;
+			return true;
+		}
+		int sc = unwinnable_quick(&child, d->winner) == UNWINNABLE_UNWINNABLE ? INT32_MAX :
+		    dive_distance(&child, d->winner);
+		int j = i;
+		move m = list[i];
+		while (j > 0 && score[j - 1] > sc) {
+			score[j] = score[j - 1];
+			list[j] = list[j - 1];
+			j--;
+		}
+		score[j] = sc;
+		list[j] = m;
+	}
+	for (int i = 0; i < n && i <= slack && score[i] != INT32_MAX; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		d->path[ply] = list[i];
+		if (dive_find(d, &child, depth - 1, slack - i, ply + 1))
+			return true;
+		if (d->nodes > d->budget)
+			return false;
+	}
+	return false;
+}
+
+/* The dive with one detour more each pass, until a mate or the budget. */
+static bool dive_deepen(const struct board *b, enum color winner, long budget,
+    struct helpmate *line, long *used)
+{
+	struct dive d = { .winner = winner, .budget = budget };
+	size_t entries = 1024;
+	bool found = false;
+
+	while ((long)entries < budget && entries < (1u << 18))
+		entries <<= 1;
+	d.tt = calloc(entries, sizeof *d.tt);
+	if (!d.tt)
+		return false;
+	d.tt_mask = entries - 1;
+	for (int slack = 0; slack <= DIVE_MAX_SLACK && !found && d.nodes <= budget; slack++)
+		found = dive_find(&d, b, DIVE_MAX_PLIES, slack, 0);
+	if (found && line) {
+		line->nplies = d.length;
+		memcpy(line->moves, d.path, (size_t)d.length * sizeof *d.path);
+	}
+	*used = d.nodes < budget ? d.nodes : budget;
+	free(d.tt);
+	return found;
 }
 
 /* Stage 2: iterative deepening, each pass a ply pair deeper, until the budget is spent. */
@@ -283,13 +427,9 @@ static int reach_path(const struct reach *r, int32_t node, move *path, int room)
 static int reach_distance(const struct board *b, enum color winner)
 {
 	enum color loser = color_other(winner);
-	int lk = board_king(b, loser), h = 0, corner = 7;
-	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
+	int lk = board_king(b, loser), h = 0;
 
-	for (int i = 0; i < 4; i++)
-		if (distance(lk, corners[i]) < corner)
-			corner = distance(lk, corners[i]);
-	h += 2 * corner + 2 * edge_distance(lk);
+	h += 2 * corner_distance(lk) + 2 * edge_distance(lk);
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
@@ -412,9 +552,13 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		    UNWINNABLE_WINNABLE : UNWINNABLE_UNWINNABLE;
 	if (budget_nodes < 1)
 		return UNWINNABLE_UNDETERMINED;
+	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
+		return UNWINNABLE_WINNABLE;
+	long spent = used;
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
 		return UNWINNABLE_WINNABLE;
-	return reach_all(b, side, budget_nodes - used > 1 ? budget_nodes - used : 1, line);
+	spent += used;
+	return reach_all(b, side, budget_nodes - spent > 1 ? budget_nodes - spent : 1, line);
 }
 
 const char *unwinnable_verdict_name(enum unwinnable_verdict v)
