@@ -23,8 +23,10 @@
 #include "movegen.h"
 #include "unwinnable.h"
 
-/* Stage 2 gets this share (percent) of the budget; stage 3 the rest. */
-#define HELPMATE_SHARE_PCT 20
+/* Shares (percent) of the budget: a first short walk of stage 3, then
+ * stage 2's dive and its iterative deepening; stage 3 gets the rest. */
+#define REACH_FIRST_PCT 5
+#define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
@@ -480,7 +482,7 @@ static bool reach_add(struct reach *r, const struct board *b, int32_t parent, mo
  * empty queue means the whole reachable set held none.
  */
 static enum unwinnable_verdict reach_all(const struct board *root, enum color winner,
-    long budget, struct helpmate *line)
+    long budget, struct helpmate *line, long *used)
 {
 	enum unwinnable_verdict verdict = UNWINNABLE_UNDETERMINED;
 	struct reach r = { .root = root, .winner = winner, .cap = (size_t)budget };
@@ -532,6 +534,7 @@ static enum unwinnable_verdict reach_all(const struct board *root, enum color wi
 	}
 	verdict = UNWINNABLE_UNWINNABLE;
 done:
+	*used = (long)r.count;
 	free(r.nodes);
 	free(r.heap);
 	free(r.seen.slots);
@@ -552,13 +555,19 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		    UNWINNABLE_WINNABLE : UNWINNABLE_UNWINNABLE;
 	if (budget_nodes < 1)
 		return UNWINNABLE_UNDETERMINED;
+	/* A small reachable set is walked out at once, before any mate search. */
+	enum unwinnable_verdict v = reach_all(b, side, budget_nodes * REACH_FIRST_PCT / 100 + 1,
+	    line, &used);
+	if (v != UNWINNABLE_UNDETERMINED)
+		return v;
+	long spent = used;
 	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
 		return UNWINNABLE_WINNABLE;
-	long spent = used;
+	spent += used;
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
 		return UNWINNABLE_WINNABLE;
 	spent += used;
-	return reach_all(b, side, budget_nodes - spent > 1 ? budget_nodes - spent : 1, line);
+	return reach_all(b, side, budget_nodes - spent > 1 ? budget_nodes - spent : 1, line, &used);
 }
 
 const char *unwinnable_verdict_name(enum unwinnable_verdict v)
