@@ -354,6 +354,9 @@ struct reach {
 	struct reach_node *nodes;
 	size_t count, cap;
 	long work;		/* plies replayed and moves generated so far */
+	bool incomplete;	/* a position could not be queued: never "unwinnable" */
+	bool over;		/* verdict is final */
+	enum unwinnable_verdict verdict;
 	struct heap_item *heap;
 	size_t heap_len;
 	struct key_set seen;
@@ -464,7 +467,7 @@ static void reach_board(struct reach *r, int32_t node, struct board *out)
 		board_make(out, path[i]);
 }
 
-/* Queues a new position; false when the budget is spent. */
+/* Queues a new position; false when it cannot be (no room, or too deep). */
 static bool reach_add(struct reach *r, const struct board *b, int32_t parent, move m)
 {
 	if (r->count == r->cap || (parent >= 0 && r->nodes[parent].depth == UINT16_MAX - 1))
@@ -477,68 +480,84 @@ static bool reach_add(struct reach *r, const struct board *b, int32_t parent, mo
 }
 
 /*
- * Stage 3: best first over every position reachable from the root, at most
- * budget of them.  The order only decides how soon a mate turns up; an
- * empty queue means the whole reachable set held none.
+ * Stage 3: best first over every position reachable from the root.  The
+ * order only decides how soon a mate turns up; an empty queue means the
+ * whole reachable set held none.  The walk pauses when it has added `limit`
+ * positions (or done their share of work) and can be resumed with a higher
+ * limit, so that its first short run is not repeated.
  */
-static enum unwinnable_verdict reach_all(const struct board *root, enum color winner,
-    long budget, struct helpmate *line, long *used)
+static bool reach_open(struct reach *r, const struct board *root, enum color winner,
+    long budget)
 {
-	enum unwinnable_verdict verdict = UNWINNABLE_UNDETERMINED;
-	struct reach r = { .root = root, .winner = winner, .cap = (size_t)budget };
 	size_t entries = 1024;
 
-	if (r.cap > INT32_MAX / 2)
-		r.cap = INT32_MAX / 2;
-	while (entries < 2 * r.cap)
+	*r = (struct reach){ .root = root, .winner = winner, .cap = (size_t)budget + MAX_MOVES };
+	if (r->cap > INT32_MAX / 2)
+		r->cap = INT32_MAX / 2;
+	while (entries < 2 * r->cap)
 		entries <<= 1;
-	r.nodes = malloc(r.cap * sizeof *r.nodes);
-	r.heap = malloc(r.cap * sizeof *r.heap);
-	r.seen = (struct key_set){ calloc(entries, sizeof *r.seen.slots), entries - 1, false };
-	if (!r.nodes || !r.heap || !r.seen.slots)
-		goto done;
-	key_set_add(&r.seen, root->key);
-	reach_add(&r, root, -1, MOVE_NONE);
-	while (r.heap_len > 0) {
+	r->nodes = malloc(r->cap * sizeof *r->nodes);
+	r->heap = malloc(r->cap * sizeof *r->heap);
+	r->seen = (struct key_set){ calloc(entries, sizeof *r->seen.slots), entries - 1, false };
+	if (!r->nodes || !r->heap || !r->seen.slots)
+		return false;
+	key_set_add(&r->seen, root->key);
+	reach_add(r, root, -1, MOVE_NONE);
+	return true;
+}
+
+static void reach_close(struct reach *r)
+{
+	free(r->nodes);
+	free(r->heap);
+	free(r->seen.slots);
+}
+
+static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct helpmate *line)
+{
+	if (r->over)
+		return r->verdict;
+	if (limit > (long)r->cap - MAX_MOVES)
+		limit = (long)r->cap - MAX_MOVES;
+	while (r->heap_len > 0) {
 		move list[MAX_MOVES];
 		struct board at;
-		int32_t node = heap_pop(&r).node;
-		reach_board(&r, node, &at);
+		/* Pause before a node whose children might not all fit. */
+		if ((long)r->count + MAX_MOVES > limit || r->work > limit * REACH_WORK_PER_NODE)
+			return UNWINNABLE_UNDETERMINED;
+		int32_t node = heap_pop(r).node;
+		reach_board(r, node, &at);
 		int n = movegen_legal(&at, list);
-		r.work += n;
-		if (r.work > (long)r.cap * REACH_WORK_PER_NODE)
-			goto done;
+		r->work += n;
 		for (int i = 0; i < n; i++) {
 			struct board child = at;
 			board_make(&child, list[i]);
-			if (!key_set_add(&r.seen, child.key))
+			if (!key_set_add(&r->seen, child.key))
 				continue;
 			if (movegen_count(&child) == 0) {
-				if (at.side != winner || !board_in_check(&child))
+				if (at.side != r->winner || !board_in_check(&child))
 					continue;	/* stalemate, or the winner mated */
 				move path[HELPMATE_MAX_PLIES];
-				int len = reach_path(&r, node, path, HELPMATE_MAX_PLIES - 1);
+				int len = reach_path(r, node, path, HELPMATE_MAX_PLIES - 1);
 				if (len >= 0 && line) {
 					memcpy(line->moves, path, (size_t)len * sizeof *path);
 					line->moves[len] = list[i];
 					line->nplies = len + 1;
 				}
-				verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
-				goto done;
+				/* A mate too long to hand back still means "not unwinnable". */
+				r->over = true;
+				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
+				return r->verdict;
 			}
-			if (unwinnable_quick(&child, winner) == UNWINNABLE_UNWINNABLE)
+			if (unwinnable_quick(&child, r->winner) == UNWINNABLE_UNWINNABLE)
 				continue;
-			if (!reach_add(&r, &child, node, list[i]))
-				goto done;
+			if (!reach_add(r, &child, node, list[i]))
+				r->incomplete = true;
 		}
 	}
-	verdict = UNWINNABLE_UNWINNABLE;
-done:
-	*used = (long)r.count;
-	free(r.nodes);
-	free(r.heap);
-	free(r.seen.slots);
-	return verdict;
+	r->over = true;
+	r->verdict = r->incomplete ? UNWINNABLE_UNDETERMINED : UNWINNABLE_UNWINNABLE;
+	return r->verdict;
 }
 
 enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side,
@@ -555,19 +574,27 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		    UNWINNABLE_WINNABLE : UNWINNABLE_UNWINNABLE;
 	if (budget_nodes < 1)
 		return UNWINNABLE_UNDETERMINED;
-	/* A small reachable set is walked out at once, before any mate search. */
-	enum unwinnable_verdict v = reach_all(b, side, budget_nodes * REACH_FIRST_PCT / 100 + 1,
-	    line, &used);
-	if (v != UNWINNABLE_UNDETERMINED)
-		return v;
-	long spent = used;
+	/* A small reachable set is walked out at once, before any mate search;
+	 * the walk then resumes with what the searches left of the budget. */
+	struct reach r;
+	enum unwinnable_verdict v = UNWINNABLE_UNDETERMINED;
+	long spent = 0;
+	if (!reach_open(&r, b, side, budget_nodes))
+		goto done;
+	v = reach_run(&r, budget_nodes * REACH_FIRST_PCT / 100 + 1, line);
+	if (v != UNWINNABLE_UNDETERMINED || r.over)
+		goto done;
+	v = UNWINNABLE_WINNABLE;
 	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
-		return UNWINNABLE_WINNABLE;
+		goto done;
 	spent += used;
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
-		return UNWINNABLE_WINNABLE;
+		goto done;
 	spent += used;
-	return reach_all(b, side, budget_nodes - spent > 1 ? budget_nodes - spent : 1, line, &used);
+	v = reach_run(&r, budget_nodes - spent, line);
+done:
+	reach_close(&r);
+	return v;
 }
 
 const char *unwinnable_verdict_name(enum unwinnable_verdict v)
