@@ -190,19 +190,19 @@ static int dive_distance(const struct board *b, enum color winner)
 	}
 	h += 2 * edge_distance(lk);
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 2 * corner_distance(lk);	/* minor pieces mate in corners */
+		h += 5 * corner_distance(lk);	/* minor pieces mate in corners */
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
 		case KING: h += d > 2 ? d - 2 : 0; break;
 		case PAWN: h += 3 * (winner == WHITE ? 7 - square_rank(sq) : square_rank(sq)); break;
 		case QUEEN: h += d - 12; break;
-		default: h += d - 6; break;
+		default: h += 2 * (d - 6); break;
 		}
 	}
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
-		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : distance(sq, lk) - 1;
+		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
 	}
 	if (b->side == loser && board_in_check(b))
 		h -= 12;
