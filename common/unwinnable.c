@@ -34,6 +34,12 @@
 #define DIVE_SHARE_PCT 30
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
+/* Entries of the searches' transposition tables at most: they only save
+ * work, and clearing a larger one costs more than it saves on most calls. */
+#define DIVE_TT_MAX (1u << 14)
+#define HELPMATE_TT_MAX (1u << 15)
+/* The walk's set of seen positions starts this small and doubles at half full. */
+#define KEY_SET_MIN 1024
 
 struct tt_entry {
 	uint64_t key;
@@ -282,7 +288,7 @@ static bool dive_deepen(const struct board *b, enum color winner, long budget,
 	size_t entries = 1024;
 	bool found = false;
 
-	while ((long)entries < budget && entries < (1u << 18))
+	while ((long)entries < budget && entries < DIVE_TT_MAX)
 		entries <<= 1;
 	d.tt = calloc(entries, sizeof *d.tt);
 	if (!d.tt)
@@ -307,7 +313,7 @@ static bool helpmate_deepen(const struct board *b, enum color winner, long budge
 	size_t entries = 1024;
 	bool found = false;
 
-	while ((long)entries < budget && entries < (1u << 20))
+	while ((long)entries < budget && entries < HELPMATE_TT_MAX)
 		entries <<= 1;
 	s.tt = calloc(entries, sizeof *s.tt);
 	if (!s.tt)
@@ -344,7 +350,7 @@ struct heap_item {
 /* Open-addressed set of Zobrist keys; 0 marks a free slot (key 0 is kept aside). */
 struct key_set {
 	uint64_t *slots;
-	size_t mask;
+	size_t mask, count;
 	bool has_zero;
 };
 
@@ -362,8 +368,40 @@ struct reach {
 	struct key_set seen;
 };
 
-/* Adds key; false when it was there already. */
-static bool key_set_add(struct key_set *set, uint64_t key)
+static bool key_set_init(struct key_set *set)
+{
+	*set = (struct key_set){ calloc(KEY_SET_MIN, sizeof *set->slots), KEY_SET_MIN - 1, 0, false };
+	return set->slots != NULL;
+}
+
+static void key_set_insert(uint64_t *slots, size_t mask, uint64_t key)
+{
+	size_t i = key & mask;
+
+	while (slots[i] != 0)
+		i = (i + 1) & mask;
+	slots[i] = key;
+}
+
+/* Twice the slots, every key moved over; false when memory runs out. */
+static bool key_set_grow(struct key_set *set)
+{
+	size_t size = 2 * (set->mask + 1);
+	uint64_t *slots = calloc(size, sizeof *slots);
+
+	if (!slots)
+		return false;
+	for (size_t i = 0; i <= set->mask; i++)
+		if (set->slots[i] != 0)
+			key_set_insert(slots, size - 1, set->slots[i]);
+	free(set->slots);
+	set->slots = slots;
+	set->mask = size - 1;
+	return true;
+}
+
+/* Adds key: 1 when new, 0 when it was there already, -1 when out of memory. */
+static int key_set_add(struct key_set *set, uint64_t key)
 {
 	if (key == 0) {
 		bool fresh = !set->has_zero;
@@ -372,12 +410,15 @@ static bool key_set_add(struct key_set *set, uint64_t key)
 	}
 	for (size_t i = key & set->mask;; i = (i + 1) & set->mask) {
 		if (set->slots[i] == key)
-			return false;
-		if (set->slots[i] == 0) {
-			set->slots[i] = key;
-			return true;
-		}
+			return 0;
+		if (set->slots[i] == 0)
+			break;
 	}
+	if (2 * (set->count + 1) > set->mask + 1 && !key_set_grow(set))
+		return -1;
+	key_set_insert(set->slots, set->mask, key);
+	set->count++;
+	return 1;
 }
 
 static void heap_push(struct reach *r, struct heap_item it)
@@ -489,17 +530,12 @@ static bool reach_add(struct reach *r, const struct board *b, int32_t parent, mo
 static bool reach_open(struct reach *r, const struct board *root, enum color winner,
     long budget)
 {
-	size_t entries = 1024;
-
 	*r = (struct reach){ .root = root, .winner = winner, .cap = (size_t)budget + MAX_MOVES };
 	if (r->cap > INT32_MAX / 2)
 		r->cap = INT32_MAX / 2;
-	while (entries < 2 * r->cap)
-		entries <<= 1;
 	r->nodes = malloc(r->cap * sizeof *r->nodes);
 	r->heap = malloc(r->cap * sizeof *r->heap);
-	r->seen = (struct key_set){ calloc(entries, sizeof *r->seen.slots), entries - 1, false };
-	if (!r->nodes || !r->heap || !r->seen.slots)
+	if (!r->nodes || !r->heap || !key_set_init(&r->seen))
 		return false;
 	key_set_add(&r->seen, root->key);
 	reach_add(r, root, -1, MOVE_NONE);
@@ -532,8 +568,11 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 		for (int i = 0; i < n; i++) {
 			struct board child = at;
 			board_make(&child, list[i]);
-			if (!key_set_add(&r->seen, child.key))
+			int fresh = key_set_add(&r->seen, child.key);
+			if (fresh <= 0) {
+				r->incomplete |= fresh < 0;	/* unexplored: never "unwinnable" */
 				continue;
+			}
 			if (movegen_count(&child) == 0) {
 				if (at.side != r->winner || !board_in_check(&child))
 					continue;	/* stalemate, or the winner mated */
