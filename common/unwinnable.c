@@ -3,15 +3,17 @@
  *
  *   1. the static check of board.c: material that can never mate, or a
  *      locked pawn wall that no king can cross;
- *   2. a cooperative mate search (iterative deepening, both sides helping
- *      the winner), ordered so that the winner's pieces walk towards the
- *      loser's king and the loser's pieces gather round it; it only ever
- *      answers "winnable", with the line it found, so its ordering and
- *      pruning may be as greedy as they like;
- *   3. a breadth-first walk over every position reachable from here,
- *      cutting only where stage 1 proves a position hopeless.  If the walk
- *      runs out of positions without meeting a mate, no series of legal
- *      moves mates: that is the only way the search answers "unwinnable".
+ *   2. cooperative mate searches (both sides helping the winner): a guided
+ *      dive that follows the child nearest a mate, one more detour allowed
+ *      each pass, for long helpmates; then iterative deepening for short
+ *      ones.  They only ever answer "winnable", with the line found, so
+ *      their ordering and pruning may be as greedy as they like;
+ *   3. a best-first walk over every position reachable from here, cutting
+ *      only where stage 1 proves a position hopeless.  If the walk runs out
+ *      of positions without meeting a mate, no series of legal moves mates:
+ *      that is the only way the search answers "unwinnable".  A short run
+ *      of it goes first (a small reachable set is done before any search)
+ *      and it resumes after stage 2 with what is left of the budget.
  *
  * Repetition and move-count rules are ignored: they can only end games
  * earlier, so a position called unwinnable here is unwinnable under them.
@@ -30,10 +32,13 @@
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
-/* The guided dive's share (percent) of the budget, its line length and detours. */
+/* The guided dive's share (percent) of the budget, its line length and detours;
+ * more of both where no pawn stands blocked, as the walk then rarely ends. */
 #define DIVE_SHARE_PCT 30
+#define DIVE_OPEN_SHARE_PCT 70
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
+#define DIVE_OPEN_MAX_SLACK 12
 /* Entries of the searches' transposition tables at most: they only save
  * work, and clearing a larger one costs more than it saves on most calls. */
 #define DIVE_TT_MAX (1u << 14)
@@ -281,7 +286,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 }
 
 /* The dive with one detour more each pass, until a mate or the budget. */
-static bool dive_deepen(const struct board *b, enum color winner, long budget,
+static bool dive_deepen(const struct board *b, enum color winner, long budget, int max_slack,
     struct helpmate *line, long *used)
 {
 	struct dive d = { .winner = winner, .budget = budget };
@@ -294,7 +299,7 @@ static bool dive_deepen(const struct board *b, enum color winner, long budget,
 	if (!d.tt)
 		return false;
 	d.tt_mask = entries - 1;
-	for (int slack = 0; slack <= DIVE_MAX_SLACK && !found && d.nodes <= budget; slack++)
+	for (int slack = 0; slack <= max_slack && !found && d.nodes <= budget; slack++)
 		found = dive_find(&d, b, DIVE_MAX_PLIES, slack, 0);
 	if (found && line) {
 		line->nplies = d.length;
@@ -624,7 +629,11 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
 	v = UNWINNABLE_WINNABLE;
-	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
+	bitboard white_pawns = board_pieces(b, WHITE, PAWN), black_pawns = board_pieces(b, BLACK, PAWN);
+	bitboard occ = board_occupied(b);
+	bool walls = ((bb_push(white_pawns, WHITE) | bb_push(black_pawns, BLACK)) & occ) != 0;
+	if (dive_deepen(b, side, budget_nodes * (walls ? DIVE_SHARE_PCT : DIVE_OPEN_SHARE_PCT) / 100 + 1,
+	    walls ? DIVE_MAX_SLACK : DIVE_OPEN_MAX_SLACK, line, &used))
 		goto done;
 	spent += used;
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
