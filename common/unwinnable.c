@@ -32,13 +32,10 @@
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
-/* The guided dive's share (percent) of the budget, its line length and detours;
- * more of both where no pawn stands blocked, as the walk then rarely ends. */
+/* The guided dive's share (percent) of the budget, its line length and detours. */
 #define DIVE_SHARE_PCT 30
-#define DIVE_OPEN_SHARE_PCT 70
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
-#define DIVE_OPEN_MAX_SLACK 12
 /* Entries of the searches' transposition tables at most: they only save
  * work, and clearing a larger one costs more than it saves on most calls. */
 #define DIVE_TT_MAX (1u << 14)
@@ -286,7 +283,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 }
 
 /* The dive with one detour more each pass, until a mate or the budget. */
-static bool dive_deepen(const struct board *b, enum color winner, long budget, int max_slack,
+static bool dive_deepen(const struct board *b, enum color winner, long budget,
     struct helpmate *line, long *used)
 {
 	struct dive d = { .winner = winner, .budget = budget };
@@ -299,7 +296,7 @@ static bool dive_deepen(const struct board *b, enum color winner, long budget, i
 	if (!d.tt)
 		return false;
 	d.tt_mask = entries - 1;
-	for (int slack = 0; slack <= max_slack && !found && d.nodes <= budget; slack++)
+	for (int slack = 0; slack <= DIVE_MAX_SLACK && !found && d.nodes <= budget; slack++)
 		found = dive_find(&d, b, DIVE_MAX_PLIES, slack, 0);
 	if (found && line) {
 		line->nplies = d.length;
@@ -629,11 +626,7 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
 	v = UNWINNABLE_WINNABLE;
-	bitboard white_pawns = board_pieces(b, WHITE, PAWN), black_pawns = board_pieces(b, BLACK, PAWN);
-	bitboard occ = board_occupied(b);
-	bool walls = ((bb_push(white_pawns, WHITE) | bb_push(black_pawns, BLACK)) & occ) != 0;
-	if (dive_deepen(b, side, budget_nodes * (walls ? DIVE_SHARE_PCT : DIVE_OPEN_SHARE_PCT) / 100 + 1,
-	    walls ? DIVE_MAX_SLACK : DIVE_OPEN_MAX_SLACK, line, &used))
+	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
 		goto done;
 	spent += used;
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
