@@ -3,30 +3,45 @@
  *
  *   1. the static check of board.c: material that can never mate, or a
  *      locked pawn wall that no king can cross;
- *   2. a cooperative mate search (iterative deepening, both sides helping
- *      the winner), ordered so that the winner's pieces walk towards the
- *      loser's king and the loser's pieces gather round it; it only ever
- *      answers "winnable", with the line it found, so its ordering and
- *      pruning may be as greedy as they like;
- *   3. a breadth-first walk over every position reachable from here,
- *      cutting only where stage 1 proves a position hopeless.  If the walk
- *      runs out of positions without meeting a mate, no series of legal
- *      moves mates: that is the only way the search answers "unwinnable".
+ *   2. cooperative mate searches (both sides helping the winner): a guided
+ *      dive that follows the child nearest a mate, one more detour allowed
+ *      each pass, for long helpmates; then iterative deepening for short
+ *      ones.  They only ever answer "winnable", with the line found, so
+ *      their ordering and pruning may be as greedy as they like;
+ *   3. a best-first walk over every position reachable from here, cutting
+ *      only where stage 1 proves a position hopeless.  If the walk runs out
+ *      of positions without meeting a mate, no series of legal moves mates:
+ *      that is the only way the search answers "unwinnable".  A short run
+ *      of it goes first (a small reachable set is done before any search)
+ *      and it resumes after stage 2 with what is left of the budget.
  *
  * Repetition and move-count rules are ignored: they can only end games
  * earlier, so a position called unwinnable here is unwinnable under them.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "movegen.h"
 #include "unwinnable.h"
 
-/* Stage 2 gets this share (percent) of the budget; stage 3 the rest. */
-#define HELPMATE_SHARE_PCT 20
+/* Shares (percent) of the budget: a first short walk of stage 3, then
+ * stage 2's dive and its iterative deepening; stage 3 gets the rest. */
+#define REACH_FIRST_PCT 5
+#define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
+/* The guided dive's share (percent) of the budget, its line length and detours. */
+#define DIVE_SHARE_PCT 30
+#define DIVE_MAX_PLIES 120
+#define DIVE_MAX_SLACK 6
+/* Entries of the searches' transposition tables at most: they only save
+ * work, and clearing a larger one costs more than it saves on most calls. */
+#define DIVE_TT_MAX (1u << 14)
+#define HELPMATE_TT_MAX (1u << 15)
+/* The walk's set of seen positions starts this small and doubles at half full. */
+#define KEY_SET_MIN 1024
 
 struct tt_entry {
 	uint64_t key;
@@ -60,6 +75,17 @@ static int edge_distance(int sq)
 	int f = square_file(sq), r = square_rank(sq);
 	int df = f < 7 - f ? f : 7 - f, dr = r < 7 - r ? r : 7 - r;
 	return df < dr ? df : dr;
+}
+
+static int corner_distance(int sq)
+{
+	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
+	int best = 7;
+
+	for (int i = 0; i < 4; i++)
+		if (distance(sq, corners[i]) < best)
+			best = distance(sq, corners[i]);
+	return best;
 }
 
 /*
@@ -153,6 +179,134 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 	return false;
 }
 
+/*
+ * How near b looks to a mate by the winner (smaller is nearer), for the
+ * guided dive: the loser's king short of free flight squares and pushed to
+ * an edge, the winner's pieces round it and its pawns promoted, the loser's
+ * other pieces kept beside their king where they block it in.
+ */
+static int dive_distance(const struct board *b, enum color winner)
+{
+	enum color loser = color_other(winner);
+	int lk = board_king(b, loser), h = 0;
+	bitboard occ = board_occupied(b) & ~bb_square(lk);
+
+	for (bitboard f = attacks_king(lk) & ~b->by_color[loser]; f;) {
+		int sq = bb_pop(&f);
+		if (!(board_attackers(b, sq, occ) & b->by_color[winner]))
+			h += 6;
+	}
+	h += 2 * edge_distance(lk);
+	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
+		h += 5 * corner_distance(lk);	/* minor pieces mate in corners */
+	for (bitboard w = b->by_color[winner]; w;) {
+		int sq = bb_pop(&w), d = distance(sq, lk);
+		switch (piece_type_of(b->squares[sq])) {
+		case KING: h += d > 2 ? d - 2 : 0; break;
+		case PAWN: h += 3 * (winner == WHITE ? 7 - square_rank(sq) : square_rank(sq)); break;
+		case QUEEN: h += d - 12; break;
+		default: h += 2 * (d - 6); break;
+		}
+	}
+	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
+		int sq = bb_pop(&l);
+		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
+	}
+	if (b->side == loser && board_in_check(b))
+		h -= 12;
+	return h;
+}
+
+struct dive_entry {
+	uint64_t key;
+	int16_t depth, slack;	/* explored this deep with this many detours */
+};
+
+struct dive {
+	enum color winner;
+	long nodes, budget;
+	struct dive_entry *tt;
+	size_t tt_mask;
+	move path[HELPMATE_MAX_PLIES];
+	int length;
+};
+
+/*
+ * A limited-discrepancy dive: follow dive_distance's best child, and allow
+ * `slack` detours to a worse one along the line.  Long helpmates (a cornered
+ * king, a promotion first) come out of the first few passes where iterative
+ * deepening would drown in width.  It only ever finds mates.
+ */
+static bool dive_find(struct dive *d, const struct board *b, int depth, int slack, int ply)
+{
+	move list[MAX_MOVES];
+	int score[MAX_MOVES];
+	bool winner_moves = b->side == d->winner;
+
+	if (++d->nodes > d->budget || depth <= 0)
+		return false;
+	struct dive_entry *e = &d->tt[b->key & d->tt_mask];
+	if (e->key == b->key && e->depth >= depth && e->slack >= slack)
+		return false;
+	*e = (struct dive_entry){ b->key, (int16_t)depth, (int16_t)slack };
+	int n = movegen_legal(b, list);
+	for (int i = 0; i < n; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		if (winner_moves && board_in_check(&child) && movegen_count(&child) == 0) {
+			d->path[ply] = list[i];
+			d->length = ply + 1;
+			return true;
+		}
+		int sc = unwinnable_quick(&child, d->winner) == UNWINNABLE_UNWINNABLE ? INT32_MAX :
+		    dive_distance(&child, d->winner);
+		int j = i;
+		move m = list[i];
+		while (j > 0 && score[j - 1] > sc) {
+			score[j] = score[j - 1];
+			list[j] = list[j - 1];
+			j--;
+		}
+		score[j] = sc;
+		list[j] = m;
+	}
+	for (int i = 0; i < n && i <= slack && score[i] != INT32_MAX; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		d->path[ply] = list[i];
+		if (dive_find(d, &child, depth - 1, slack - i, ply + 1))
+			return true;
+		if (d->nodes > d->budget)
+			return false;
+	}
+	return false;
+}
+
+/* The dive with one detour more each pass, until a mate or the budget. */
+static bool dive_deepen(const struct board *b, enum color winner, long budget,
+    struct helpmate *line, long *used)
+{
+	struct dive d = { .winner = winner, .budget = budget };
+	size_t entries = 1024;
+	bool found = false;
+
+	while ((long)entries < budget && entries < DIVE_TT_MAX)
+		entries <<= 1;
+	d.tt = calloc(entries, sizeof *d.tt);
+	if (!d.tt)
+		return false;
+	d.tt_mask = entries - 1;
+	for (int slack = 0; slack <= DIVE_MAX_SLACK && !found && d.nodes <= budget; slack++)
+		found = dive_find(&d, b, DIVE_MAX_PLIES, slack, 0);
+	if (found && line) {
+		line->nplies = d.length;
+		memcpy(line->moves, d.path, (size_t)d.length * sizeof *d.path);
+	}
+	*used = d.nodes < budget ? d.nodes : budget;
+	free(d.tt);
+	return found;
+}
+
 /* Stage 2: iterative deepening, each pass a ply pair deeper, until the budget is spent. */
 static bool helpmate_deepen(const struct board *b, enum color winner, long budget,
     struct helpmate *line, long *used)
@@ -161,7 +315,7 @@ static bool helpmate_deepen(const struct board *b, enum color winner, long budge
 	size_t entries = 1024;
 	bool found = false;
 
-	while ((long)entries < budget && entries < (1u << 20))
+	while ((long)entries < budget && entries < HELPMATE_TT_MAX)
 		entries <<= 1;
 	s.tt = calloc(entries, sizeof *s.tt);
 	if (!s.tt)
@@ -198,7 +352,7 @@ struct heap_item {
 /* Open-addressed set of Zobrist keys; 0 marks a free slot (key 0 is kept aside). */
 struct key_set {
 	uint64_t *slots;
-	size_t mask;
+	size_t mask, count;
 	bool has_zero;
 };
 
@@ -208,13 +362,48 @@ struct reach {
 	struct reach_node *nodes;
 	size_t count, cap;
 	long work;		/* plies replayed and moves generated so far */
+	bool incomplete;	/* a position could not be queued: never "unwinnable" */
+	bool over;		/* verdict is final */
+	enum unwinnable_verdict verdict;
 	struct heap_item *heap;
 	size_t heap_len;
 	struct key_set seen;
 };
 
-/* Adds key; false when it was there already. */
-static bool key_set_add(struct key_set *set, uint64_t key)
+static bool key_set_init(struct key_set *set)
+{
+	*set = (struct key_set){ calloc(KEY_SET_MIN, sizeof *set->slots), KEY_SET_MIN - 1, 0, false };
+	return set->slots != NULL;
+}
+
+static void key_set_insert(uint64_t *slots, size_t mask, uint64_t key)
+{
+	size_t i = key & mask;
+
+	while (slots[i] != 0)
+		i = (i + 1) & mask;
+	slots[i] = key;
+}
+
+/* Twice the slots, every key moved over; false when memory runs out. */
+static bool key_set_grow(struct key_set *set)
+{
+	size_t size = 2 * (set->mask + 1);
+	uint64_t *slots = calloc(size, sizeof *slots);
+
+	if (!slots)
+		return false;
+	for (size_t i = 0; i <= set->mask; i++)
+		if (set->slots[i] != 0)
+			key_set_insert(slots, size - 1, set->slots[i]);
+	free(set->slots);
+	set->slots = slots;
+	set->mask = size - 1;
+	return true;
+}
+
+/* Adds key: 1 when new, 0 when it was there already, -1 when out of memory. */
+static int key_set_add(struct key_set *set, uint64_t key)
 {
 	if (key == 0) {
 		bool fresh = !set->has_zero;
@@ -223,12 +412,15 @@ static bool key_set_add(struct key_set *set, uint64_t key)
 	}
 	for (size_t i = key & set->mask;; i = (i + 1) & set->mask) {
 		if (set->slots[i] == key)
-			return false;
-		if (set->slots[i] == 0) {
-			set->slots[i] = key;
-			return true;
-		}
+			return 0;
+		if (set->slots[i] == 0)
+			break;
 	}
+	if (2 * (set->count + 1) > set->mask + 1 && !key_set_grow(set))
+		return -1;
+	key_set_insert(set->slots, set->mask, key);
+	set->count++;
+	return 1;
 }
 
 static void heap_push(struct reach *r, struct heap_item it)
@@ -283,13 +475,9 @@ static int reach_path(const struct reach *r, int32_t node, move *path, int room)
 static int reach_distance(const struct board *b, enum color winner)
 {
 	enum color loser = color_other(winner);
-	int lk = board_king(b, loser), h = 0, corner = 7;
-	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
+	int lk = board_king(b, loser), h = 0;
 
-	for (int i = 0; i < 4; i++)
-		if (distance(lk, corners[i]) < corner)
-			corner = distance(lk, corners[i]);
-	h += 2 * corner + 2 * edge_distance(lk);
+	h += 2 * corner_distance(lk) + 2 * edge_distance(lk);
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
@@ -322,7 +510,7 @@ static void reach_board(struct reach *r, int32_t node, struct board *out)
 		board_make(out, path[i]);
 }
 
-/* Queues a new position; false when the budget is spent. */
+/* Queues a new position; false when it cannot be (no room, or too deep). */
 static bool reach_add(struct reach *r, const struct board *b, int32_t parent, move m)
 {
 	if (r->count == r->cap || (parent >= 0 && r->nodes[parent].depth == UINT16_MAX - 1))
@@ -335,67 +523,82 @@ static bool reach_add(struct reach *r, const struct board *b, int32_t parent, mo
 }
 
 /*
- * Stage 3: best first over every position reachable from the root, at most
- * budget of them.  The order only decides how soon a mate turns up; an
- * empty queue means the whole reachable set held none.
+ * Stage 3: best first over every position reachable from the root.  The
+ * order only decides how soon a mate turns up; an empty queue means the
+ * whole reachable set held none.  The walk pauses when it has added `limit`
+ * positions (or done their share of work) and can be resumed with a higher
+ * limit, so that its first short run is not repeated.
  */
-static enum unwinnable_verdict reach_all(const struct board *root, enum color winner,
-    long budget, struct helpmate *line)
+static bool reach_open(struct reach *r, const struct board *root, enum color winner,
+    long budget)
 {
-	enum unwinnable_verdict verdict = UNWINNABLE_UNDETERMINED;
-	struct reach r = { .root = root, .winner = winner, .cap = (size_t)budget };
-	size_t entries = 1024;
+	*r = (struct reach){ .root = root, .winner = winner, .cap = (size_t)budget + MAX_MOVES };
+	if (r->cap > INT32_MAX / 2)
+		r->cap = INT32_MAX / 2;
+	r->nodes = malloc(r->cap * sizeof *r->nodes);
+	r->heap = malloc(r->cap * sizeof *r->heap);
+	if (!r->nodes || !r->heap || !key_set_init(&r->seen))
+		return false;
+	key_set_add(&r->seen, root->key);
+	reach_add(r, root, -1, MOVE_NONE);
+	return true;
+}
 
-	if (r.cap > INT32_MAX / 2)
-		r.cap = INT32_MAX / 2;
-	while (entries < 2 * r.cap)
-		entries <<= 1;
-	r.nodes = malloc(r.cap * sizeof *r.nodes);
-	r.heap = malloc(r.cap * sizeof *r.heap);
-	r.seen = (struct key_set){ calloc(entries, sizeof *r.seen.slots), entries - 1, false };
-	if (!r.nodes || !r.heap || !r.seen.slots)
-		goto done;
-	key_set_add(&r.seen, root->key);
-	reach_add(&r, root, -1, MOVE_NONE);
-	while (r.heap_len > 0) {
+static void reach_close(struct reach *r)
+{
+	free(r->nodes);
+	free(r->heap);
+	free(r->seen.slots);
+}
+
+static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct helpmate *line)
+{
+	if (r->over)
+		return r->verdict;
+	if (limit > (long)r->cap - MAX_MOVES)
+		limit = (long)r->cap - MAX_MOVES;
+	while (r->heap_len > 0) {
 		move list[MAX_MOVES];
 		struct board at;
-		int32_t node = heap_pop(&r).node;
-		reach_board(&r, node, &at);
+		/* Pause before a node whose children might not all fit. */
+		if ((long)r->count + MAX_MOVES > limit || r->work > limit * REACH_WORK_PER_NODE)
+			return UNWINNABLE_UNDETERMINED;
+		int32_t node = heap_pop(r).node;
+		reach_board(r, node, &at);
 		int n = movegen_legal(&at, list);
-		r.work += n;
-		if (r.work > (long)r.cap * REACH_WORK_PER_NODE)
-			goto done;
+		r->work += n;
 		for (int i = 0; i < n; i++) {
 			struct board child = at;
 			board_make(&child, list[i]);
-			if (!key_set_add(&r.seen, child.key))
+			int fresh = key_set_add(&r->seen, child.key);
+			if (fresh <= 0) {
+				r->incomplete |= fresh < 0;	/* unexplored: never "unwinnable" */
 				continue;
+			}
 			if (movegen_count(&child) == 0) {
-				if (at.side != winner || !board_in_check(&child))
+				if (at.side != r->winner || !board_in_check(&child))
 					continue;	/* stalemate, or the winner mated */
 				move path[HELPMATE_MAX_PLIES];
-				int len = reach_path(&r, node, path, HELPMATE_MAX_PLIES - 1);
+				int len = reach_path(r, node, path, HELPMATE_MAX_PLIES - 1);
 				if (len >= 0 && line) {
 					memcpy(line->moves, path, (size_t)len * sizeof *path);
 					line->moves[len] = list[i];
 					line->nplies = len + 1;
 				}
-				verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
-				goto done;
+				/* A mate too long to hand back still means "not unwinnable". */
+				r->over = true;
+				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
+				return r->verdict;
 			}
-			if (unwinnable_quick(&child, winner) == UNWINNABLE_UNWINNABLE)
+			if (unwinnable_quick(&child, r->winner) == UNWINNABLE_UNWINNABLE)
 				continue;
-			if (!reach_add(&r, &child, node, list[i]))
-				goto done;
+			if (!reach_add(r, &child, node, list[i]))
+				r->incomplete = true;
 		}
 	}
-	verdict = UNWINNABLE_UNWINNABLE;
-done:
-	free(r.nodes);
-	free(r.heap);
-	free(r.seen.slots);
-	return verdict;
+	r->over = true;
+	r->verdict = r->incomplete ? UNWINNABLE_UNDETERMINED : UNWINNABLE_UNWINNABLE;
+	return r->verdict;
 }
 
 enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side,
@@ -412,9 +615,27 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		    UNWINNABLE_WINNABLE : UNWINNABLE_UNWINNABLE;
 	if (budget_nodes < 1)
 		return UNWINNABLE_UNDETERMINED;
+	/* A small reachable set is walked out at once, before any mate search;
+	 * the walk then resumes with what the searches left of the budget. */
+	struct reach r;
+	enum unwinnable_verdict v = UNWINNABLE_UNDETERMINED;
+	long spent = 0;
+	if (!reach_open(&r, b, side, budget_nodes))
+		goto done;
+	v = reach_run(&r, budget_nodes * REACH_FIRST_PCT / 100 + 1, line);
+	if (v != UNWINNABLE_UNDETERMINED || r.over)
+		goto done;
+	v = UNWINNABLE_WINNABLE;
+	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
+		goto done;
+	spent += used;
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
-		return UNWINNABLE_WINNABLE;
-	return reach_all(b, side, budget_nodes - used > 1 ? budget_nodes - used : 1, line);
+		goto done;
+	spent += used;
+	v = reach_run(&r, budget_nodes - spent, line);
+done:
+	reach_close(&r);
+	return v;
 }
 
 const char *unwinnable_verdict_name(enum unwinnable_verdict v)

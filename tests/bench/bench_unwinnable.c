@@ -1,19 +1,30 @@
 /*
  * bench-unwinnable: the cost of deciding whether a side can still mate, the
- * quick static check and the full decision, on the final positions of
- * random playouts (where real flags fall late in a game) plus a file of
- * vectors, each position asked for both sides.
- *   bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]
- * The TSV is tests/data/unwinnable.tsv's layout: name, FEN, side, verdict.
+ * quick static check and the full decision, on positions of random playouts
+ * (the final one, and one at a random ply, where a flag might fall), each
+ * asked for both sides, plus files of vectors.
+ *   bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]...
+ *                    [--cha PATH] [--cha-nodes N] [--print]
+ * A TSV is tests/data/unwinnable.tsv's layout: name, FEN, side, verdict.
  * Prints positions per second, mean, p99 and max per decision, and the
  * verdicts, every helpmate line played out; exit 1 if a vector's verdict
- * disagrees or a line fails to mate, 2 on bad arguments.
+ * disagrees (undetermined on ours is reported, not failed) or a line fails
+ * to mate, 2 on bad arguments.
+ *
+ * --cha PATH pipes the same positions, in the same run, through a locally
+ * built CHA binary (one "FEN side" line each; it prints a verdict line with
+ * its own time in microseconds per position in full mode, and only totals in
+ * -quick mode) and prints its figures beside ours with the verdict agreement.
+ * --print writes the positions as CHA input lines and exits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fen.h"
 #include "movegen.h"
@@ -23,6 +34,9 @@
 #define SEED_DEFAULT 0x5eed2024u
 #define PLAYOUT_MAX_PLIES 400
 #define QUICK_REPEATS 100	/* the quick check is timed over this many calls */
+#define TSV_MAX 8
+#define CHA_NODES_DEFAULT 500000	/* CHA's own default limit */
+#define CHA_LINE_MAX 8192
 
 struct query {
 	struct board board;
@@ -32,6 +46,19 @@ struct query {
 
 struct stats {
 	double mean_ns, p99_ns, max_ns, total_ns;
+};
+
+/* What CHA said about one position in full mode. */
+struct cha_answer {
+	int verdict;		/* enum unwinnable_verdict, -1 when unparsed */
+	int64_t ns;
+};
+
+/* CHA's quick mode prints only its totals (and the unwinnable positions). */
+struct cha_quick {
+	int count, unwinnable;
+	double mean_us, max_us;
+	bool ok;
 };
 
 static uint64_t rng_next(uint64_t *s)
@@ -86,22 +113,34 @@ static void add_query(struct query **q, int *n, const struct board *b, enum colo
 	(*q)[(*n)++] = (struct query){ .board = *b, .side = side, .expected = expected };
 }
 
-/* The position where a random game stopped: mate, stalemate, dead, or the ply cap. */
+/*
+ * Per game: the position where a random game stopped (mate, stalemate,
+ * dead, or the ply cap) and the one at a random ply before it, both sides.
+ */
 static void add_playouts(struct query **q, int *n, long games, uint64_t seed)
 {
 	move legal[MAX_MOVES];
 
 	for (long g = 0; g < games; g++) {
-		struct board b;
+		struct board b, at_random;
+		int stop = 1 + (int)(rng_next(&seed) % PLAYOUT_MAX_PLIES);
+		bool stopped = false;
 		board_start(&b);
 		for (int ply = 0; ply < PLAYOUT_MAX_PLIES; ply++) {
 			int k = movegen_legal(&b, legal);
 			if (k == 0 || board_is_dead(&b))
 				break;
 			board_make(&b, legal[rng_next(&seed) % (uint64_t)k]);
+			if (ply + 1 == stop) {
+				at_random = b;
+				stopped = true;
+			}
 		}
-		add_query(q, n, &b, WHITE, -1);
-		add_query(q, n, &b, BLACK, -1);
+		for (int c = WHITE; c <= BLACK; c++) {
+			add_query(q, n, &b, (enum color)c, -1);
+			if (stopped && at_random.key != b.key)
+				add_query(q, n, &at_random, (enum color)c, -1);
+		}
 	}
 }
 
@@ -155,6 +194,123 @@ static bool line_mates(const struct board *start, enum color side, const struct 
 	return movegen_count(&b) == 0 && board_in_check(&b) && b.side != side;
 }
 
+static const char *side_name(enum color c)
+{
+	return c == WHITE ? "white" : "black";
+}
+
+/* One "FEN side" line per query, CHA's input. */
+static FILE *queries_file(const struct query *q, int n)
+{
+	FILE *f = tmpfile();
+
+	if (!f)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		char fen[FEN_MAX];
+		fen_format(&q[i].board, fen);
+		fprintf(f, "%s %s\n", fen, side_name(q[i].side));
+	}
+	if (fflush(f) != 0) {
+		fclose(f);
+		return NULL;
+	}
+	rewind(f);
+	return f;
+}
+
+/* Runs CHA with the queries on its stdin; its stdout to read, NULL on failure. */
+static FILE *cha_start(const char *path, FILE *input, const char *mode, long nodes, pid_t *pid)
+{
+	int out[2];
+	char limit[32];
+
+	snprintf(limit, sizeof limit, "%ld", nodes);
+	rewind(input);
+	if (pipe(out) < 0)
+		return NULL;
+	*pid = fork();
+	if (*pid < 0) {
+		close(out[0]);
+		close(out[1]);
+		return NULL;
+	}
+	if (*pid == 0) {
+		dup2(fileno(input), STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		close(out[0]);
+		close(out[1]);
+		if (mode)
+			execl(path, path, mode, "-limit", limit, (char *)NULL);
+		else
+			execl(path, path, "-limit", limit, (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	return fdopen(out[0], "r");
+}
+
+static bool cha_finish(FILE *out, pid_t pid)
+{
+	int status;
+
+	fclose(out);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* "winnable ... nodes N time T (FEN side)": the verdict and T (microseconds). */
+static bool cha_parse_answer(const char *line, struct cha_answer *a)
+{
+	const char *t = strstr(line, " time ");
+
+	a->verdict = !strncmp(line, "winnable", 8) ? UNWINNABLE_WINNABLE :
+	    !strncmp(line, "unwinnable", 10) ? UNWINNABLE_UNWINNABLE :
+	    !strncmp(line, "undetermined", 12) ? UNWINNABLE_UNDETERMINED : -1;
+	if (a->verdict < 0 || !t)
+		return false;
+	a->ns = 1000 * strtoll(t + 6, NULL, 10);
+	return true;
+}
+
+/* CHA's full decision, a line per position in order; false if it said less. */
+static bool cha_full(const char *path, FILE *input, long nodes, struct cha_answer *a, int n)
+{
+	static char line[CHA_LINE_MAX];
+	pid_t pid;
+	FILE *out = cha_start(path, input, NULL, nodes, &pid);
+	int got = 0;
+
+	if (!out)
+		return false;
+	while (fgets(line, sizeof line, out))
+		if (got < n && cha_parse_answer(line, &a[got]))
+			got++;
+	return cha_finish(out, pid) && got == n;
+}
+
+/* "Analyzed N positions in M ms (avg: A us; std: S us; max: X us)" */
+static struct cha_quick cha_quick(const char *path, FILE *input, long nodes)
+{
+	static char line[CHA_LINE_MAX];
+	struct cha_quick r = { 0 };
+	pid_t pid;
+	FILE *out = cha_start(path, input, "-quick", nodes, &pid);
+
+	if (!out)
+		return r;
+	while (fgets(line, sizeof line, out)) {
+		double std_us;
+		long total_ms;
+		if (!strncmp(line, "unwinnable", 10))
+			r.unwinnable++;
+		else if (sscanf(line, "Analyzed %d positions in %ld ms (avg: %lf us; std: %lf us; "
+		    "max: %lf us)", &r.count, &total_ms, &r.mean_us, &std_us, &r.max_us) == 5)
+			r.ok = true;
+	}
+	r.ok = cha_finish(out, pid) && r.ok;
+	return r;
+}
+
 static bool parse_long(const char *s, long lo, long hi, long *out)
 {
 	char *end;
@@ -166,7 +322,8 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]\n");
+	fprintf(stderr, "usage: bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]... "
+	    "[--cha PATH] [--cha-nodes N] [--print]\n");
 	return 2;
 }
 
@@ -176,37 +333,132 @@ static void print_stats(const char *name, struct stats s, int n)
 	    s.mean_ns / 1e3, s.p99_ns / 1e3, s.max_ns / 1e3);
 }
 
+static void print_query(const char *what, const struct query *q, enum unwinnable_verdict ours,
+    int theirs)
+{
+	char fen[FEN_MAX];
+
+	fen_format(&q->board, fen);
+	printf("%s: %s %s: ours %s, CHA %s\n", what, fen, side_name(q->side),
+	    unwinnable_verdict_name(ours), theirs < 0 ? "?" :
+	    unwinnable_verdict_name((enum unwinnable_verdict)theirs));
+}
+
+/* CHA's figures beside ours, and where the two full decisions differ; false if unsound. */
+static bool compare_cha(const char *path, long nodes, const struct query *q, int n,
+    const enum unwinnable_verdict *ours, int quick_unwinnable)
+{
+	FILE *input = queries_file(q, n);
+	struct cha_answer *a = xrealloc(NULL, (size_t)n * sizeof *a);
+	int64_t *ns = xrealloc(NULL, (size_t)n * sizeof *ns);
+	int count[3] = { 0 }, agree = 0, ours_open = 0, cha_open = 0, both_open = 0;
+	int unsound = 0, cha_wrong = 0;
+
+	if (!input) {
+		fprintf(stderr, "bench-unwinnable: cannot write CHA's input\n");
+		exit(1);
+	}
+	struct cha_quick quick = cha_quick(path, input, nodes);
+	bool full_ok = cha_full(path, input, nodes, a, n);
+	fclose(input);
+	if (!quick.ok || !full_ok) {
+		fprintf(stderr, "bench-unwinnable: %s did not answer every position\n", path);
+		exit(1);
+	}
+	for (int i = 0; i < n; i++) {
+		ns[i] = a[i].ns;
+		count[a[i].verdict]++;
+	}
+	printf("%-22s %8d %12.0f %10.1f %10s %10.1f\n", "CHA quick (-quick)", quick.count,
+	    quick.mean_us > 0 ? 1e6 / quick.mean_us : 0.0, quick.mean_us, "-", quick.max_us);
+	print_stats("CHA full", stats_of(ns, n), n);
+	printf("\nCHA quick: %d unwinnable (ours: %d)\n", quick.unwinnable, quick_unwinnable);
+	printf("CHA full      %8d %10d %12d\n", count[0], count[1], count[2]);
+	for (int i = 0; i < n; i++) {
+		int theirs = a[i].verdict;
+		bool ours_det = ours[i] != UNWINNABLE_UNDETERMINED;
+		bool cha_det = theirs != UNWINNABLE_UNDETERMINED;
+		if (ours_det && cha_det && (int)ours[i] == theirs) {
+			agree++;
+		} else if (ours_det && cha_det) {
+			/* Our winnable comes with a line played to mate, so CHA erred there. */
+			if (ours[i] == UNWINNABLE_UNWINNABLE) {
+				unsound++;
+				print_query("UNSOUND", &q[i], ours[i], theirs);
+			} else {
+				cha_wrong++;
+				print_query("CHA contradicted by our line", &q[i], ours[i], theirs);
+			}
+		} else if (!ours_det && !cha_det) {
+			both_open++;
+			print_query("undetermined by both", &q[i], ours[i], theirs);
+		} else if (!ours_det) {
+			ours_open++;
+			print_query("undetermined by ours", &q[i], ours[i], theirs);
+		} else {
+			cha_open++;
+			print_query("undetermined by CHA", &q[i], ours[i], theirs);
+		}
+	}
+	printf("agreement with CHA (full): %d of %d agree; ours undetermined where CHA decided: "
+	    "%d; CHA undetermined where ours decided: %d; both undetermined: %d; "
+	    "ours unwinnable where CHA found a mate: %d; CHA unwinnable where ours found a mate: %d\n",
+	    agree, n, ours_open, cha_open, both_open, unsound, cha_wrong);
+	free(a);
+	free(ns);
+	return unsound == 0;
+}
+
 int main(int argc, char **argv)
 {
 	long games = GAMES_DEFAULT, seed = SEED_DEFAULT, nodes = UNWINNABLE_FLAG_NODES;
-	const char *tsv = NULL;
+	long cha_nodes = CHA_NODES_DEFAULT;
+	const char *tsv[TSV_MAX], *cha = NULL;
 	struct query *q = NULL;
-	int n = 0, disagree = 0, vectors = 0, bad_lines = 0;
+	int ntsv = 0, n = 0, disagree = 0, vectors = 0, bad_lines = 0, open_vectors = 0;
 	int quick_count[3] = { 0 }, full_count[3] = { 0 };
+	bool print = false, sound = true;
 
 	for (int i = 1; i < argc; i++) {
 		bool ok = i + 1 < argc;
-		if (ok && !strcmp(argv[i], "--games"))
+		if (!strcmp(argv[i], "--print"))
+			ok = print = true;
+		else if (ok && !strcmp(argv[i], "--games"))
 			ok = parse_long(argv[++i], 0, 1000000, &games);
 		else if (ok && !strcmp(argv[i], "--seed"))
 			ok = parse_long(argv[++i], 0, 0x7fffffffL, &seed);
 		else if (ok && !strcmp(argv[i], "--nodes"))
 			ok = parse_long(argv[++i], 1, 100000000, &nodes);
-		else if (ok && !strcmp(argv[i], "--tsv"))
-			tsv = argv[++i];
+		else if (ok && !strcmp(argv[i], "--cha-nodes"))
+			ok = parse_long(argv[++i], 1, 100000000, &cha_nodes);
+		else if (ok && !strcmp(argv[i], "--tsv") && ntsv < TSV_MAX)
+			tsv[ntsv++] = argv[++i];
+		else if (ok && !strcmp(argv[i], "--cha"))
+			cha = argv[++i];
 		else
 			ok = false;
 		if (!ok)
 			return usage();
 	}
 	add_playouts(&q, &n, games, (uint64_t)seed);
-	if (tsv && add_tsv(&q, &n, tsv) < 0)
-		return 2;
+	for (int i = 0; i < ntsv; i++)
+		if (add_tsv(&q, &n, tsv[i]) < 0)
+			return 2;
 	if (n == 0)
 		return usage();
+	if (print) {
+		for (int i = 0; i < n; i++) {
+			char fen[FEN_MAX];
+			fen_format(&q[i].board, fen);
+			printf("%s %s\n", fen, side_name(q[i].side));
+		}
+		free(q);
+		return 0;
+	}
 
 	int64_t *quick_ns = xrealloc(NULL, (size_t)n * sizeof *quick_ns);
 	int64_t *full_ns = xrealloc(NULL, (size_t)n * sizeof *full_ns);
+	enum unwinnable_verdict *full = xrealloc(NULL, (size_t)n * sizeof *full);
 	for (int i = 0; i < n; i++) {
 		enum unwinnable_verdict v = UNWINNABLE_UNDETERMINED;
 		int64_t t0 = now_ns();
@@ -220,34 +472,46 @@ int main(int argc, char **argv)
 		v = unwinnable_decide(&q[i].board, q[i].side, nodes, &line);
 		full_ns[i] = now_ns() - t0;
 		full_count[v]++;
+		full[i] = v;
 		if (v == UNWINNABLE_WINNABLE && !line_mates(&q[i].board, q[i].side, &line))
 			bad_lines++;
 		if (q[i].expected >= 0) {
 			vectors++;
-			if ((int)v != q[i].expected) {
+			if (v == UNWINNABLE_UNDETERMINED) {
+				open_vectors++;
+			} else if ((int)v != q[i].expected) {
 				char fen[FEN_MAX];
 				fen_format(&q[i].board, fen);
-				printf("disagrees: %s %s: %s\n", fen, q[i].side == WHITE ? "white" : "black",
+				printf("disagrees: %s %s: %s\n", fen, side_name(q[i].side),
 				    unwinnable_verdict_name(v));
 				disagree++;
 			}
 		}
 	}
-	printf("positions: %d (final positions of %ld random playouts, both sides; %d vectors)\n",
-	    n, games, vectors);
-	printf("full decision budget: %ld nodes\n\n", nodes);
-	printf("%-22s %8s %12s %10s %10s %10s\n", "decision", "count", "per second", "mean us",
-	    "p99 us", "max us");
+	printf("positions: %d (%ld random playouts: final position and one at a random ply, "
+	    "both sides; %d vectors)\n", n, games, vectors);
+	printf("full decision budget: %ld nodes", nodes);
+	if (cha)
+		printf("; CHA -limit %ld", cha_nodes);
+	printf("\n\n%-22s %8s %12s %10s %10s %10s\n", "decision", "count", "per second",
+	    "mean us", "p99 us", "max us");
 	print_stats("quick (static)", stats_of(quick_ns, n), n);
 	print_stats("full (search)", stats_of(full_ns, n), n);
+	if (!cha)
+		printf("CHA not run (--cha PATH); the paper's figures, on lichess timeouts: "
+		    "quick 3 us mean, full 340 us mean\n");
 	printf("\nverdicts      winnable unwinnable undetermined\n");
 	printf("quick         %8d %10d %12d\n", quick_count[0], quick_count[1], quick_count[2]);
 	printf("full          %8d %10d %12d\n", full_count[0], full_count[1], full_count[2]);
+	if (cha)
+		sound = compare_cha(cha, cha_nodes, q, n, full, quick_count[UNWINNABLE_UNWINNABLE]);
 	printf("helpmate lines that fail to mate: %d of %d\n", bad_lines, full_count[0]);
 	if (vectors)
-		printf("vectors agreeing: %d of %d\n", vectors - disagree, vectors);
+		printf("vectors agreeing: %d of %d (%d undetermined by ours)\n",
+		    vectors - disagree - open_vectors, vectors, open_vectors);
 	free(quick_ns);
 	free(full_ns);
+	free(full);
 	free(q);
-	return disagree || bad_lines ? 1 : 0;
+	return disagree || bad_lines || !sound ? 1 : 0;
 }

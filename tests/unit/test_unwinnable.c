@@ -1,5 +1,6 @@
 /*
- * Unwinnability (6.9, 5.2.2): the verdicts of tests/data/unwinnable.tsv,
+ * Unwinnability (6.9, 5.2.2): the verdicts of tests/data/unwinnable.tsv and
+ * of an independent oracle (CHA, run by hand) on tests/data/unwinnable_cha.tsv,
  * every helpmate line played through the core to the loser's checkmate,
  * soundness on positions a random game actually mated from, the budget,
  * and what a flag fall gives.
@@ -22,6 +23,9 @@
 /* Positions before a random game's mate that must not be called unwinnable for the mater. */
 #define PLIES_BEFORE_MATE 16
 #define SOUNDNESS_NODES 5000
+/* unwinnable_cha.tsv: at least this many rows, and of each source this many. */
+#define CHA_MIN_ROWS 600
+#define CHA_MIN_PER_SOURCE 100
 
 static enum color parse_side(const char *s)
 {
@@ -101,6 +105,67 @@ static void test_vectors(void **state)
 	}
 	fclose(f);
 	assert_true(rows >= TSV_MIN_ROWS);
+}
+
+/* The sources of unwinnable_cha.tsv's rows, by the prefix of their name. */
+static const char *const cha_sources[] = { "playout", "lichess", "composition" };
+#define CHA_SOURCES (sizeof cha_sources / sizeof cha_sources[0])
+
+/*
+ * The oracle's verdicts: ours is sound on every row (never unwinnable where
+ * CHA found a mate; never a mate, played out here, where CHA proved there is
+ * none) and agrees wherever CHA decided, within the flag budget.
+ */
+static void test_cha_vectors(void **state)
+{
+	char text[1024], err[128];
+	FILE *f = unit_open_data("unwinnable_cha.tsv");
+	int rows = 0, agree = 0, per_source[CHA_SOURCES] = { 0 };
+
+	(void)state;
+	while (fgets(text, sizeof text, f)) {
+		char *fields[4] = { 0 };
+		struct board b;
+		struct helpmate line;
+
+		unit_chomp(text);
+		if (text[0] == '#' || !text[0])
+			continue;
+		if (unit_split_tabs(text, fields, 4) < 4)
+			fail_msg("short row: %s", text);
+		if (fen_parse(&b, fields[1], err, sizeof err) < 0)
+			fail_msg("%s: %s", fields[0], err);
+		enum color side = parse_side(fields[2]);
+		enum unwinnable_verdict cha = parse_verdict(fields[3]);
+		enum unwinnable_verdict got = unwinnable_decide(&b, side, UNWINNABLE_FLAG_NODES, &line);
+		if (got == UNWINNABLE_WINNABLE)
+			check_helpmate(fields[0], &b, side, &line);
+		if (got == UNWINNABLE_UNWINNABLE && cha == UNWINNABLE_WINNABLE)
+			fail_msg("%s %s %s: unwinnable, but CHA found a mate", fields[0], fields[1],
+			    fields[2]);
+		if (cha != UNWINNABLE_UNDETERMINED && got != cha)
+			fail_msg("%s %s %s: %s, CHA %s", fields[0], fields[1], fields[2],
+			    unwinnable_verdict_name(got), unwinnable_verdict_name(cha));
+		/* A composition's name carries its composer's answer: WB, W-, -B or --. */
+		if (!strncmp(fields[0], "composition:", 12) && strlen(fields[0]) >= 14 &&
+		    got != UNWINNABLE_UNDETERMINED) {
+			bool can = fields[0][12 + (side == WHITE ? 0 : 1)] != '-';
+			if (can != (got == UNWINNABLE_WINNABLE))
+				fail_msg("%s %s %s: %s against the composer", fields[0], fields[1],
+				    fields[2], unwinnable_verdict_name(got));
+		}
+		agree += got == cha;
+		for (size_t k = 0; k < CHA_SOURCES; k++)
+			if (!strncmp(fields[0], cha_sources[k], strlen(cha_sources[k])))
+				per_source[k]++;
+		rows++;
+	}
+	fclose(f);
+	assert_true(rows >= CHA_MIN_ROWS);
+	for (size_t k = 0; k < CHA_SOURCES; k++)
+		if (per_source[k] < CHA_MIN_PER_SOURCE)
+			fail_msg("only %d rows from %s", per_source[k], cha_sources[k]);
+	print_message("%d of %d oracle verdicts agree\n", agree, rows);
 }
 
 struct playout_trace {
@@ -221,6 +286,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_cha_vectors),
 		cmocka_unit_test(test_sound_on_playouts),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_flag_result),
