@@ -11,10 +11,12 @@ from chessd_harness import Server
 from games_harness import FAST, GT
 from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 
-# Whether White can still mate here takes the search its whole budget (it
-# answers "undetermined", which counts as able to mate): over half a second
-# at 600,000 positions, long enough to watch the loop meanwhile.
-SLOW = "7k/8/5pB1/5P2/8/6n1/1b6/1K6 b - - 0 1"
+# Whether White can still mate behind these pawn walls takes the search its
+# whole budget (it answers "undetermined", which counts as able to mate):
+# about 0.7 s at 1,200,000 positions on a quiet machine, long enough to watch
+# the loop meanwhile. (Its reachable set is too large to walk out; a search
+# that proves it unwinnable would make the flag a draw, and this test fail.)
+SLOW = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 b - - 0 1"
 
 
 class VerdictOffTheLoop(StoredGames):
@@ -23,7 +25,7 @@ class VerdictOffTheLoop(StoredGames):
     def setUpClass(cls):
         cfg = dict(FAST)
         # The slow decision's budget; one decision waiting or running at a time.
-        cfg.update(unwinnable_nodes=600000, verdict_queue=1)
+        cfg.update(unwinnable_nodes=1200000, verdict_queue=1)
         cls.srv = Server(config=cfg, tls=False)
         try:
             cls.ids = stored_games(cls.srv, [
@@ -46,7 +48,7 @@ class VerdictOffTheLoop(StoredGames):
 
     def test_slow_decision_leaves_the_loop_serving(self):
         """rosa's flag falls where the decision takes its whole budget
-        (600,000 positions): meanwhile another session's commands are answered
+        (1,200,000 positions): meanwhile another session's commands are answered
         at once, rosa's move and quinn's flag get one line each, and then the
         result comes (undetermined counts as able to mate: a loss)."""
         q, r = self.pair("quinn", "rosa")
