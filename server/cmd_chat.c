@@ -48,8 +48,8 @@ static int parse_channel(const char *text)
 
 struct channel_tell {
 	struct session *from;
-	int channel;
-	const char *text;
+	const char *line;		/* what every member is told, made once */
+	size_t len;
 	int told;
 };
 
@@ -63,15 +63,13 @@ static void tell_member(struct session *to, void *arg)
 		return;
 	if (lists_censors(to, t->from) || !session_offer_chat(to))
 		return;
-	session_notify(to, "%s%s(%d): %s", session_name(t->from), session_flags(t->from),
-	    t->channel, t->text);
+	session_notify_text(to, t->line, t->len);
 	t->told++;
 }
 
 /* Only members talk in a channel, so no one speaks into a room without hearing it. */
 static void tell_channel(struct session *s, int channel, const char *text)
 {
-	struct channel_tell t = { s, channel, text, 0 };
 	const char *name = channel_name(channel);
 
 	if (channel == 0 && !session_admin(s)) {
@@ -86,7 +84,16 @@ static void tell_channel(struct session *s, int channel, const char *text)
 		session_printf(s, "You are c-muzzled.\n");
 		return;
 	}
+	int n = snprintf(NULL, 0, "%s%s(%d): %s", session_name(s), session_flags(s), channel, text);
+	char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!line) {
+		session_printf(s, "Server out of memory; nothing told.\n");
+		return;
+	}
+	snprintf(line, (size_t)n + 1, "%s%s(%d): %s", session_name(s), session_flags(s), channel, text);
+	struct channel_tell t = { s, line, (size_t)n, 0 };
 	audience_each_member(session_server(s), channel, tell_member, &t);
+	free(line);
 	if (name)
 		session_printf(s, "(told %d players in channel %d \"%s\")\n", t.told, channel, name);
 	else

@@ -110,9 +110,10 @@ static void games_line(struct game *g, void *arg)
 
 	if (!game_matches(g, l->filter))
 		return;
-	game_view(g, &v);
+	game_list_view(g, &v);
 	fics_games_line(&v, line, sizeof line);
-	session_printf(l->s, "%s\n", line);
+	session_write(l->s, line, strlen(line));
+	session_write(l->s, "\n", 1);
 	l->shown++;
 }
 

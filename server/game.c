@@ -317,7 +317,8 @@ int64_t game_move_clock_ms(const struct game *g, int ply)
 	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
 }
 
-void game_view(const struct game *g, struct fics_game_view *v)
+/* Everything but who sits at the board: the games list reads no player's session. */
+void game_list_view(const struct game *g, struct fics_game_view *v)
 {
 	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
 	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
@@ -330,10 +331,17 @@ void game_view(const struct game *g, struct fics_game_view *v)
 		}
 	}
 	for (int c = WHITE; c <= BLACK; c++) {
-		struct session *p = g->players[c];
 		v->names[c] = g->names[c];
 		v->ratings[c] = g->rating_text[c];
 		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
+	}
+}
+
+void game_view(const struct game *g, struct fics_game_view *v)
+{
+	game_list_view(g, v);
+	for (int c = WHITE; c <= BLACK; c++) {
+		struct session *p = g->players[c];
 		v->seated[c] = p != NULL;
 		v->guest[c] = p && !session_registered(p);
 		v->timeseal[c] = p && conn_timeseal(session_conn(p));
@@ -408,7 +416,7 @@ static void send_board(struct game *g, struct session *viewer, enum fics_relatio
 		fics_style12(&v, rel, session_var(viewer, IVAR_MS), session_var(viewer, VAR_FLIP),
 		    board, sizeof board);
 	}
-	session_notify(viewer, "%s", board);
+	session_notify_text(viewer, board, strlen(board));
 }
 
 static enum fics_relation relation_of(const struct game *g, enum color c)
@@ -493,7 +501,7 @@ void game_send_board(struct game *g, struct session *viewer)
 static void broadcast_board(struct game *g)
 {
 	char lines[2][2][FICS_LINE_MAX];
-	bool made[2][2] = { { false, false }, { false, false } };
+	size_t lens[2][2] = { { 0, 0 }, { 0, 0 } };	/* 0: not made yet */
 
 	/* Sent as a turn begins: everyone sees the clocks as it began. */
 	g->shown_at_ms = g->turn_started_ms;
@@ -510,11 +518,11 @@ static void broadcast_board(struct game *g)
 			send_board(g, o, rel);
 			continue;
 		}
-		if (!made[ms][flip]) {
+		if (!lens[ms][flip]) {
 			fics_style12(&v, rel, ms, flip, lines[ms][flip], FICS_LINE_MAX);
-			made[ms][flip] = true;
+			lens[ms][flip] = strlen(lines[ms][flip]);
 		}
-		session_notify(o, "%s", lines[ms][flip]);
+		session_notify_text(o, lines[ms][flip], lens[ms][flip]);
 	}
 	g->shown_at_ms = 0;
 	stamp_turn(g);

@@ -123,6 +123,7 @@ int64_t game_started(const struct game *g);
 int64_t game_move_clock_ms(const struct game *g, int ply);
 /* The game as the FICS formats show it, as it stands now (clocks included);
  * valid until the game next changes. */
+void game_list_view(const struct game *g, struct fics_game_view *v);
 void game_view(const struct game *g, struct fics_game_view *v);
 bool game_over(const struct game *g);
 /* Tournament games: the tournament's id, 0 for other games. */

@@ -375,7 +375,9 @@ static void prompt(struct session *s)
 
 	if (session_var(s, IVAR_DEFPROMPT) || !*p)
 		p = "fics%";
-	conn_printf(s->conn, "%s ", p);
+	/* After every board a player or observer is sent: no printf. */
+	conn_write(s->conn, p, strlen(p));
+	conn_write_raw(s->conn, " ", 1);
 }
 
 void session_printf(struct session *s, const char *fmt, ...)
@@ -409,6 +411,26 @@ void session_notify(struct session *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	conn_vprintf(s->conn, fmt, ap);
 	va_end(ap);
+	conn_puts(s->conn, "\n");
+	if (!s->in_command)
+		prompt(s);
+}
+
+void session_write(struct session *s, const char *text, size_t len)
+{
+	block_header(s);
+	conn_write(s->conn, text, len);
+}
+
+void session_notify_text(struct session *s, const char *text, size_t len)
+{
+	if (s->state != S_ONLINE)
+		return;
+	if (!s->in_command)
+		conn_puts(s->conn, "\n");
+	else
+		block_header(s);
+	conn_write(s->conn, text, len);
 	conn_puts(s->conn, "\n");
 	if (!s->in_command)
 		prompt(s);

@@ -83,6 +83,9 @@ enum {
  * session_notify sends unsolicited text on its own lines with a fresh prompt. */
 void session_printf(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_notify(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* session_printf and session_notify of text already formatted (a line shared by many). */
+void session_write(struct session *s, const char *text, size_t len);
+void session_notify_text(struct session *s, const char *text, size_t len);
 /*
  * Whether chat (channel tells, shouts, kibitzes) may be queued for s now:
  * false for a reader already too far behind, whose skipped line is counted.

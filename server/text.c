@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "text.h"
 
 /*
@@ -75,3 +77,30 @@ size_t text_sanitize(char *line, size_t len)
 	return out;
 }
 
+
+size_t text_crlf(const char *text, size_t len, char *out, size_t cap, size_t *taken)
+{
+	size_t in = 0, used = 0;
+
+	while (in < len) {
+		const char *nl = memchr(text + in, '\n', len - in);
+		size_t piece = nl ? (size_t)(nl - text) - in : len - in, room = cap - used;
+
+		if (piece >= room) {
+			memcpy(out + used, text + in, room);
+			used += room;
+			in += room;
+			break;
+		}
+		memcpy(out + used, text + in, piece);
+		used += piece;
+		in += piece;
+		if (!nl || cap - used < 2)
+			break;
+		out[used++] = '\n';
+		out[used++] = '\r';
+		in++;
+	}
+	*taken = in;
+	return used;
+}

@@ -15,4 +15,12 @@
  */
 size_t text_sanitize(char *line, size_t len);
 
+/*
+ * Copies as much of text as fits in out (cap >= 2) with each \n written
+ * as \n\r, as telnet clients want, never splitting a \n\r.  Sets *taken
+ * to the bytes of text consumed (at least one when len > 0) and returns
+ * the bytes written.
+ */
+size_t text_crlf(const char *text, size_t len, char *out, size_t cap, size_t *taken);
+
 #endif

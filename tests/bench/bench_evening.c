@@ -101,6 +101,8 @@
 #define RECENT_PLIES 8
 #define TARGET_P99_MS 50.0
 #define TARGET_CPU_RATIO 1.25
+/* Bytes one read of a client's socket may take. */
+#define READ_MAX_BYTES (1024 * 1024)
 
 enum role { ROLE_PLAYER, ROLE_OBSERVER, ROLE_IDLE };
 
@@ -881,9 +883,14 @@ static void client_connect(struct run *r, struct client *c)
 	c->query_s = 0;
 	c->bev = bench_server_connect_from(r->server, source, c->tls, client_read_cb,
 	    client_event_cb, c, why, sizeof why);
-	if (!c->bev)
+	if (!c->bev) {
 		run_break(r, "%s", why);
-	else if (!c->login_s)
+		return;
+	}
+	/* A listing (who, games) is read whole in one pass, as a client would:
+	 * libevent's default, 16 KB a pass, would time this loop, not chessd. */
+	bufferevent_set_max_single_read(c->bev, READ_MAX_BYTES);
+	if (!c->login_s)
 		r->in_flight++;
 }
 

@@ -1,4 +1,4 @@
-/* text_sanitize: what a client's line becomes before anyone sees it. */
+/* text_sanitize: what a client's line becomes before anyone sees it; text_crlf: line ends. */
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -126,12 +126,77 @@ static void test_every_code_point(void **state)
 	}
 }
 
+/* Plain translation, for text_crlf to agree with. */
+static size_t crlf_naive(const char *in, size_t len, char *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		out[n++] = in[i];
+		if (in[i] == '\n')
+			out[n++] = '\r';
+	}
+	return n;
+}
+
+/* Every text of a, b and \n up to 9 bytes, through every chunk size from 2. */
+static void test_crlf_chunks(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= 9; len++) {
+		for (unsigned pattern = 0; pattern < 1u << (2 * len); pattern++) {
+			char text[16], want[32], got[64];
+			for (size_t i = 0; i < len; i++)
+				text[i] = "ab\n\n"[pattern >> (2 * i) & 3];
+			size_t want_len = crlf_naive(text, len, want);
+			for (size_t cap = 2; cap <= 12; cap++) {
+				size_t got_len = 0, at = 0;
+				while (at < len) {
+					char chunk[16];
+					size_t taken, n = text_crlf(text + at, len - at, chunk, cap, &taken);
+					assert_true(taken > 0);
+					assert_true(n <= cap);
+					/* A chunk never ends between \n and its \r. */
+					if (n)
+						assert_false(chunk[n - 1] == '\n');
+					memcpy(got + got_len, chunk, n);
+					got_len += n;
+					at += taken;
+				}
+				assert_int_equal(at, len);
+				assert_int_equal(got_len, want_len);
+				assert_memory_equal(got, want, want_len);
+			}
+		}
+	}
+}
+
+static void test_crlf_fills_chunk(void **state)
+{
+	char out[8];
+	size_t taken;
+
+	(void)state;
+	/* A line longer than the chunk goes out in full chunks. */
+	assert_int_equal(text_crlf("abcdefghij\n", 11, out, sizeof out, &taken), 8);
+	assert_int_equal(taken, 8);
+	assert_memory_equal(out, "abcdefgh", 8);
+	/* A \n with room for only one byte more waits for the next chunk. */
+	assert_int_equal(text_crlf("abcdefg\n", 8, out, sizeof out, &taken), 7);
+	assert_int_equal(taken, 7);
+	assert_int_equal(text_crlf("\n", 1, out, sizeof out, &taken), 2);
+	assert_int_equal(taken, 1);
+	assert_memory_equal(out, "\n\r", 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_every_code_point),
 		cmocka_unit_test(test_exhaustive_short),
+		cmocka_unit_test(test_crlf_chunks),
+		cmocka_unit_test(test_crlf_fills_chunk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
