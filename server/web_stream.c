@@ -60,6 +60,7 @@ struct web_event {
 	int refs;
 	int id;			/* the plies the game has after it */
 	bool final;		/* the game's end */
+	bool takeback;		/* a takeback: the plies above id are new ones after it */
 	uint64_t seq;		/* the commit it waits for; 0 until its pass ends */
 	int64_t due_ms;		/* not shown before (public_delay_s) */
 	struct frame nd, sse, tv;	/* ndjson line, SSE event, TV feed line (moves only) */
@@ -310,9 +311,16 @@ static json_t *clock_json(const struct clock_control *tc)
 	return json_string(text);
 }
 
+/* A takeback not yet published caps what is shown at the ply it went back to:
+ * the plies above it are the moves played since, which wait for their events. */
 static int shown_plies(const struct channel *ch)
 {
-	return ch->shown < ch->known ? ch->shown : ch->known;
+	int n = ch->shown < ch->known ? ch->shown : ch->known;
+
+	for (int i = ch->published; i < ch->event_count; i++)
+		if (ch->events[i]->takeback && ch->events[i]->id < n)
+			n = ch->events[i]->id;
+	return n;
 }
 
 static json_t *move_json(const struct channel *ch, int ply)
@@ -836,11 +844,16 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 		char last[MOVE_TEXT_MAX];
 		snprintf(last, sizeof last, "%s", ch->plies[n].uci);
 		record_ply(ch, g, n, last);
-		int shown = ch->shown;
+		int shown = ch->shown, published = ch->published;
 		ch->shown = n;
+		ch->published = ch->event_count;	/* the position it left, uncapped */
 		json_t *d = describe(ch, true);
 		ch->shown = shown;
-		channel_push(ch, event_make(st, d, n, NULL));
+		ch->published = published;
+		struct web_event *ev = event_make(st, d, n, NULL);
+		if (ev)
+			ev->takeback = true;
+		channel_push(ch, ev);
 	}
 }
 
