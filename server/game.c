@@ -1136,11 +1136,17 @@ static void decide(struct game *g, enum deciding what, enum color side)
 	verdict_request(g);
 }
 
-/* The clocks go on from where the decision stopped them. */
+/*
+ * The clocks go on from where the decision stopped them; but a claim made
+ * on the claimant's own turn was decided on the claimant's time, or "draw"
+ * over and over would stop their clock for free.
+ */
 static void undecided(struct game *g)
 {
+	bool own_turn_claim = g->deciding == DECIDING_CLAIM && g->deciding_for != to_move(g);
+
 	g->deciding = DECIDING_NONE;
-	if (!g->paused)
+	if (!g->paused && !own_turn_claim)
 		g->turn_started_ms = server_now_ms(g->srv) - g->paused_elapsed_ms;
 	arm_timer(g);
 }
