@@ -705,6 +705,24 @@ static int channel_push(struct channel *ch, struct web_event *ev)
 
 static void tv_feature(struct web_stream *st);
 
+/*
+ * A game resumed while its adjournment is still held back: a channel of its
+ * own (the old one goes on until its end is out), showing no more than the
+ * old one does now, and the rest once a delay has passed from here.
+ */
+static void channel_resumed(struct web_stream *st, struct channel *old, struct game *g)
+{
+	int held = shown_plies(old);
+
+	tdelete(old, &st->by_id, id_cmp);
+	struct channel *ch = channel_new(st, g);
+	if (!ch)
+		return;
+	json_t *d = describe(ch, true);
+	ch->shown = held;
+	channel_push(ch, event_make(st, d, ch->known, NULL));
+}
+
 /* A game of tournament id started or ended: its viewers get an update. */
 static void tourney_touched(struct web_stream *st, int64_t id)
 {
@@ -827,6 +845,10 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 	if (!ch) {
 		channel_new(st, g);
 		tourney_touched(st, game_tourney_id(g));
+		return;
+	}
+	if (ch->ended && !game_over(g)) {
+		channel_resumed(st, ch, g);
 		return;
 	}
 	if (ch->ended || ensure_plies(ch, n) < 0)

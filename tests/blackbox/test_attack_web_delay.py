@@ -129,6 +129,43 @@ class WebDelayAttackTest(GamesTestCase):
                 for part in (p for p in re.split(r"[$:]", h) if len(p) >= 16):
                     self.assertNotIn(part, body, where)
 
+    def test_a_game_resumed_within_the_delay_keeps_it(self):
+        """Adjourned and resumed at once: the moves after the resumption wait
+        for the delay, also once the adjourned game's end is out."""
+        names = ["resw", "resb"]
+        srv = self.delay_server(names)
+        w, b = (self.user_player(srv, n, PASSWORD) for n in names)
+        w.name, b.name = names
+        number, _ = self.start_match(w, b, "5 0")
+        gid = self.live(srv, number)["id"]
+        self.play_moves(w, b, ["e4", "e5"])
+        self.assertIn(b"Adjourn request sent.", self.cmd(b, "adjourn"))
+        w.expect(b'type "adjourn" to accept.', GT)
+        w.send_line("adjourn")
+        for c in (w, b):
+            c.expect(b"Game adjourned by mutual agreement", GT)
+        t_adj = time.monotonic()
+        self.cmd(w, "resume")
+        b.expect(b"would like to resume your adjourned game.", GT)
+        b.send_line("resume")
+        for c in (w, b):
+            self.expect12(c)
+        # once the adjournment is out (its delay over), a new move is held still
+        while time.monotonic() < t_adj + DELAY + 0.5:
+            time.sleep(0.1)
+        self.move(w, b, "Nf3")
+        t0 = time.monotonic()
+        _, games = get_json(srv.http_port, "/api/games")
+        pgn = get(srv.http_port, "/game/export/%s" % gid)[2].decode()
+        self.assertLess(time.monotonic() - t0, DELAY - 0.5, "the machine is too slow for this check")
+        self.assertNotIn("g1f3", str(games))
+        self.assertNotIn("Nf3", pgn)
+        deadline = t0 + GT
+        while "Nf3" not in get(srv.http_port, "/game/export/%s" % gid)[2].decode():
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.1)
+        self.assertGreaterEqual(time.monotonic() - t0, DELAY - 0.2)
+
 
 if __name__ == "__main__":
     main()
