@@ -80,6 +80,7 @@ struct game {
 	enum color deciding_for;	/* the side whose mating chances are judged */
 	struct verdict_job *verdict;	/* the decision running; NULL while it waits for room */
 	struct session *claimant;	/* DECIDING_CLAIM: whose reply waits, NULL once gone */
+	char claim_refused[COLOR_NB][FEN_MAX];	/* where a side's claim last failed */
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
@@ -1144,11 +1145,17 @@ static void decide(struct game *g, enum deciding what, enum color side)
 	verdict_request(g);
 }
 
-/* The clocks go on from where the decision stopped them. */
+/*
+ * The clocks go on from where the decision stopped them; but a claim made
+ * on the claimant's own turn was decided on the claimant's time, or "draw"
+ * over and over would stop their clock for free.
+ */
 static void undecided(struct game *g)
 {
+	bool own_turn_claim = g->deciding == DECIDING_CLAIM && g->deciding_for != to_move(g);
+
 	g->deciding = DECIDING_NONE;
-	if (!g->paused)
+	if (!g->paused && !own_turn_claim)
 		g->turn_started_ms = server_now_ms(g->srv) - g->paused_elapsed_ms;
 	arm_timer(g);
 }
@@ -1585,6 +1592,8 @@ static int read_intended_move(const struct game *g, struct session *s, const cha
 	    SAN_OK ? 0 : -1;
 }
 
+static void offer_draw(struct session *s, void *arg);
+
 void game_draw(struct game *g, struct session *s, const char *move_text)
 {
 	enum color c = mover_color(g, s);
@@ -1632,8 +1641,16 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 	 * Else a claim that the opponent cannot mate by any series of legal
 	 * moves, decided as a flag is (the clocks stop, as when a player stops
 	 * them to call the arbiter); if it fails, the draw is an ordinary offer.
-	 * The reply waits for the verdict.
+	 * The reply waits for the verdict.  A position's verdict is the same every
+	 * time: where the claim failed, another is an offer at once, so that "draw"
+	 * over and over cannot keep the clocks stopped and the opponent waiting.
 	 */
+	char fen[FEN_MAX];
+	fen_format(position_board(g->pos), fen);
+	if (!strcmp(fen, g->claim_refused[c])) {
+		offer_draw(s, g);
+		return;
+	}
 	g->claimant = s;
 	decide(g, DECIDING_CLAIM, color_other(c));
 	if (g->claimant == s)
@@ -1672,6 +1689,7 @@ static void claim_decided(struct game *g, bool drawn)
 
 	g->claimant = NULL;
 	if (!drawn) {
+		fen_format(position_board(g->pos), g->claim_refused[color_other(g->deciding_for)]);
 		undecided(g);
 		if (s)
 			session_reply_resume(s, offer_draw, g);

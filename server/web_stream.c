@@ -60,6 +60,7 @@ struct web_event {
 	int refs;
 	int id;			/* the plies the game has after it */
 	bool final;		/* the game's end */
+	bool takeback;		/* a takeback: the plies above id are new ones after it */
 	uint64_t seq;		/* the commit it waits for; 0 until its pass ends */
 	int64_t due_ms;		/* not shown before (public_delay_s) */
 	struct frame nd, sse, tv;	/* ndjson line, SSE event, TV feed line (moves only) */
@@ -310,9 +311,16 @@ static json_t *clock_json(const struct clock_control *tc)
 	return json_string(text);
 }
 
+/* A takeback not yet published caps what is shown at the ply it went back to:
+ * the plies above it are the moves played since, which wait for their events. */
 static int shown_plies(const struct channel *ch)
 {
-	return ch->shown < ch->known ? ch->shown : ch->known;
+	int n = ch->shown < ch->known ? ch->shown : ch->known;
+
+	for (int i = ch->published; i < ch->event_count; i++)
+		if (ch->events[i]->takeback && ch->events[i]->id < n)
+			n = ch->events[i]->id;
+	return n;
 }
 
 static json_t *move_json(const struct channel *ch, int ply)
@@ -697,6 +705,24 @@ static int channel_push(struct channel *ch, struct web_event *ev)
 
 static void tv_feature(struct web_stream *st);
 
+/*
+ * A game resumed while its adjournment is still held back: a channel of its
+ * own (the old one goes on until its end is out), showing no more than the
+ * old one does now, and the rest once a delay has passed from here.
+ */
+static void channel_resumed(struct web_stream *st, struct channel *old, struct game *g)
+{
+	int held = shown_plies(old);
+
+	tdelete(old, &st->by_id, id_cmp);
+	struct channel *ch = channel_new(st, g);
+	if (!ch)
+		return;
+	json_t *d = describe(ch, true);
+	ch->shown = held;
+	channel_push(ch, event_make(st, d, ch->known, NULL));
+}
+
 /* A game of tournament id started or ended: its viewers get an update. */
 static void tourney_touched(struct web_stream *st, int64_t id)
 {
@@ -821,6 +847,10 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 		tourney_touched(st, game_tourney_id(g));
 		return;
 	}
+	if (ch->ended && !game_over(g)) {
+		channel_resumed(st, ch, g);
+		return;
+	}
 	if (ch->ended || ensure_plies(ch, n) < 0)
 		return;
 	if (n == ch->known + 1) {
@@ -836,11 +866,16 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 		char last[MOVE_TEXT_MAX];
 		snprintf(last, sizeof last, "%s", ch->plies[n].uci);
 		record_ply(ch, g, n, last);
-		int shown = ch->shown;
+		int shown = ch->shown, published = ch->published;
 		ch->shown = n;
+		ch->published = ch->event_count;	/* the position it left, uncapped */
 		json_t *d = describe(ch, true);
 		ch->shown = shown;
-		channel_push(ch, event_make(st, d, n, NULL));
+		ch->published = published;
+		struct web_event *ev = event_make(st, d, n, NULL);
+		if (ev)
+			ev->takeback = true;
+		channel_push(ch, ev);
 	}
 }
 
