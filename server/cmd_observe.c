@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 /* Watching: observe, unobserve, follow, games, allobservers, kibitz, whisper. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "examine.h"
 #include "fics.h"
 #include "game.h"
+#include "number.h"
 #include "server.h"
 #include "session.h"
 
@@ -81,12 +83,17 @@ static void cmd_follow(struct session *s, const struct cmd_args *a)
 struct listing {
 	struct session *s;
 	const char *filter;
+	int number;		/* "games N" shows game N only; 0 for all */
 	int shown;
 };
 
 /* "games /b" by category letter, /r /u by rated, or a part of a name. */
-static bool game_matches(struct game *g, const char *filter)
+static bool game_matches(struct game *g, const struct listing *l)
 {
+	const char *filter = l->filter;
+
+	if (l->number)
+		return game_number(g) == l->number;
 	if (!filter)
 		return true;
 	if (filter[0] == '/') {
@@ -108,7 +115,7 @@ static void games_line(struct game *g, void *arg)
 	char line[FICS_LINE_MAX];
 	struct fics_game_view v;
 
-	if (!game_matches(g, l->filter))
+	if (!game_matches(g, l))
 		return;
 	game_list_view(g, &v);
 	fics_games_line(&v, line, sizeof line);
@@ -119,12 +126,27 @@ static void games_line(struct game *g, void *arg)
 
 static void cmd_games(struct session *s, const struct cmd_args *a)
 {
-	struct listing l = { s, a->argc ? a->argv[0] : NULL, 0 };
+	struct listing l = { s, a->argc ? a->argv[0] : NULL, 0, 0 };
 	struct games *gs = server_games(session_server(s));
+	long number;
 
+	/*
+	 * lasker's line, except for a plain "games": eboard reads that list
+	 * until "N games displayed." and would wait on.
+	 */
+	if (!games_count(gs) && l.filter) {
+		session_printf(s, "There are no games in progress.\n");
+		return;
+	}
+	/* As in FICS, a number names a game, anything else filters by player. */
+	if (l.filter && number_parse(l.filter, 1, INT_MAX, &number) == NUMBER_OK)
+		l.number = (int)number;
 	games_each(gs, games_line, &l);
+	if (!l.shown && l.filter)
+		session_printf(s, "No matching games were found (of %d in progress).\n",
+		    games_count(gs));
 	/* Clients wait for "N games displayed." (eboard matches that wording). */
-	if (l.filter)
+	else if (l.filter)
 		session_printf(s, "\n  %d games displayed (of %d in progress).\n", l.shown,
 		    games_count(gs));
 	else
@@ -178,7 +200,7 @@ static void observers_of(struct game *g, void *arg)
 
 static void cmd_allobservers(struct session *s, const struct cmd_args *a)
 {
-	struct listing l = { s, NULL, 0 };
+	struct listing l = { s, NULL, 0, 0 };
 
 	if (a->argc) {
 		struct game *g = cmd_find_game(s, a->argv[0]);

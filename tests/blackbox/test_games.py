@@ -539,7 +539,20 @@ class ObserveTest(GamesTestCase):
         self.assertIn(b"\n\r  1 games displayed.\n\r", out)
         out = self.cmd(w, "games %s" % b.name)
         self.assertIn(b"\n\r  1 games displayed (of 1 in progress).\n\r", out)
-        self.assertIn(b"\n\r  0 games displayed (of 1 in progress).\n\r", self.cmd(w, "games zzz"))
+        # lasker's texts for no match, and a number naming a game (eboard
+        # sends "games N" for the game it examines or observes).
+        self.assertEqual(self.cmd(w, "games zzz"),
+                         b"No matching games were found (of 1 in progress).\n\r")
+        out = self.cmd(w, "games %d" % n)
+        self.assertTrue(line.group(0) in out, out)
+        self.assertIn(b"\n\r  1 games displayed (of 1 in progress).\n\r", out)
+        self.assertEqual(self.cmd(w, "games %d" % (n + 1)),
+                         b"No matching games were found (of 1 in progress).\n\r")
+        w.send_line("resign")
+        self.end_line(w)
+        self.assertIn(b"There are no games in progress.\n\r", self.cmd(w, "games %s" % w.name))
+        # A plain "games" still ends as eboard's game list waits for.
+        self.assertIn(b"\n\r  0 games displayed.\n\r", self.cmd(w, "games"))
 
 
 class RecordTest(GamesTestCase):
