@@ -34,6 +34,23 @@ struct web {
 	uint64_t requests;
 };
 
+/*
+ * Sends a whole reply.  A HEAD reply says the length of the body a GET gets
+ * but carries none: evhttp would send it, unframed, and a kept-alive client
+ * would read it as the start of the next reply.
+ */
+static void reply_send(struct evhttp_request *req, int code, const char *reason,
+    struct evbuffer *body)
+{
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		char length[24];
+		snprintf(length, sizeof length, "%zu", evbuffer_get_length(body));
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Length", length);
+		evbuffer_drain(body, evbuffer_get_length(body));
+	}
+	evhttp_send_reply(req, code, reason, body);
+}
+
 void web_reply_json(struct evhttp_request *req, int code, json_t *obj)
 {
 	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
@@ -52,7 +69,7 @@ void web_reply_json(struct evhttp_request *req, int code, json_t *obj)
 	free(text);
 	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
 	    "application/json");
-	evhttp_send_reply(req, code, NULL, body);
+	reply_send(req, code, NULL, body);
 	evbuffer_free(body);
 }
 
@@ -64,7 +81,7 @@ void web_reply_error(struct evhttp_request *req, int code, const char *why)
 void web_reply_body(struct evhttp_request *req, const char *type, struct evbuffer *body)
 {
 	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", type);
-	evhttp_send_reply(req, 200, "OK", body);
+	reply_send(req, 200, "OK", body);
 	evbuffer_free(body);
 }
 
@@ -173,6 +190,7 @@ static void route(struct evhttp_request *req, void *arg)
 	}
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Allow", "GET, HEAD");
 		web_reply_error(req, 405, "only GET is served");
 		return;
 	}
@@ -248,8 +266,11 @@ static struct evhttp *listen_http(struct web *w, int port, bool secure, char *er
 	/* Past both limits the head is not even read; below, route() answers 414 or 431. */
 	evhttp_set_max_headers_size(h, lim->http_request_line_bytes + lim->http_header_bytes);
 	evhttp_set_max_body_size(h, 0);
+	/* Every method evhttp knows reaches route(), which answers all but GET and
+	 * HEAD with a 405 that says what is allowed (evhttp's own is a bare 501). */
 	evhttp_set_allowed_methods(h, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
-	    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE);
+	    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
+	    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
 	evhttp_set_timeout(h, lim->http_request_ms / 1000);
 	evhttp_set_gencb(h, route, w);
 	if (secure)

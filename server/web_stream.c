@@ -120,7 +120,6 @@ struct viewer {
 	struct evhttp_connection *evcon;
 	char addr[STREAM_ADDR_MAX];
 	bool sse;
-	bool body;			/* not a HEAD request */
 	bool chunked;			/* HTTP/1.1: the frames whole */
 	int fd;				/* a plain socket to write to at once, else -1 (TLS) */
 	struct evbuffer *out;		/* the connection's output, what waits to be sent */
@@ -462,7 +461,7 @@ static bool viewer_send(struct viewer *v, const struct part *p, int n)
 	struct iovec iov[STREAM_BATCH];
 	size_t taken = 0;
 
-	if (!out || !v->body || n <= 0)
+	if (!out || n <= 0)
 		return true;
 	for (int i = 0; i < n; i++)
 		iov[i] = frame_bytes(v, p[i].f);
@@ -1018,6 +1017,13 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 		evhttp_send_error(req, 500, NULL);
 		return NULL;
 	}
+	/* HEAD asks only what a stream would be: it gets the headers and its
+	 * connection is free again, not held open as a viewer with no body. */
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		stream_headers(req, sse);
+		evhttp_send_reply(req, 200, "OK", NULL);
+		return NULL;
+	}
 	evhttp_connection_get_peer(evcon, &host, &port);
 	if (st->viewer_count >= lim->web_streams) {
 		st->refused++;
@@ -1052,7 +1058,6 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 	stream_headers(req, sse);
 	evhttp_send_reply_start(req, 200, "OK");
 	/* evhttp chose the framing (chunked for HTTP/1.1); the frames follow its choice. */
-	v->body = evhttp_request_get_command(req) != EVHTTP_REQ_HEAD;
 	v->chunked = evhttp_find_header(evhttp_request_get_output_headers(req),
 	    "Transfer-Encoding") != NULL;
 	v->fd = bev && !bufferevent_openssl_get_ssl(bev) ? bufferevent_getfd(bev) : -1;
