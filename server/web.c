@@ -51,6 +51,19 @@ static void reply_send(struct evhttp_request *req, int code, const char *reason,
 	evhttp_send_reply(req, code, reason, body);
 }
 
+/* The reason phrase of a code evhttp does not know (it would say "Client Error"). */
+static const char *reason_of(int code)
+{
+	switch (code) {
+	case 429:
+		return "Too Many Requests";
+	case 431:
+		return "Request Header Fields Too Large";
+	default:
+		return NULL;
+	}
+}
+
 void web_reply_json(struct evhttp_request *req, int code, json_t *obj)
 {
 	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
@@ -69,7 +82,7 @@ void web_reply_json(struct evhttp_request *req, int code, json_t *obj)
 	free(text);
 	evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
 	    "application/json");
-	reply_send(req, code, NULL, body);
+	reply_send(req, code, reason_of(code), body);
 	evbuffer_free(body);
 }
 

@@ -68,6 +68,9 @@ class HttpAttackTest(WebTestCase):
         self.assertEqual(s.status, 200)
         _, _, metrics = get(port, "/metrics")
         self.assertIn(b"\nchessd_web_streams 1\n", metrics)
+        # and it is the one: another is refused, with the code's own reason phrase
+        out = raw(port, b"GET /api/tv/feed HTTP/1.1\r\nConnection: close\r\n\r\n")
+        self.assertTrue(out.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), out)
 
     def test_other_methods_get_405_with_allow(self):
         srv = self.web_server()
@@ -96,6 +99,8 @@ class HttpAttackTest(WebTestCase):
         for req, code in cases:
             out = raw(port, req)
             self.assertTrue(out.startswith(b"HTTP/1.1 %d " % code), (req[:60], out[:200]))
+        out = raw(port, b"GET / HTTP/1.1\r\nConnection: close\r\nX: " + b"a" * 9000 + b"\r\n\r\n")
+        self.assertTrue(out.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"), out)
         for path in ("/api/stream/game/99999999999999999999", "/api/stream/game/-1",
                      "/api/stream/game/0x10", "/game/export/1e3", "/game/export/+5",
                      "/api/games/recent?max=99999999999999999999", "/api/games/recent?max=-1",
