@@ -1065,6 +1065,22 @@ static void login_name(struct session *s, char *line)
 	confirm_unregistered(s, why);
 }
 
+/* A deferred reply is complete: close its block, prompt once, send the ping
+ * that waited for it, and read the session's input again. */
+static void finish_reply(struct session *s)
+{
+	s->in_command = false;
+	s->reply_deferred = false;
+	session_block_end(s);
+	if (s->state == S_ONLINE)
+		prompt(s);
+	if (s->ping_due) {
+		conn_ping(s->conn, s->ping_due);
+		s->ping_due = 0;
+	}
+	conn_hold_input(s->conn, false);
+}
+
 static void job_finished(void *arg, int result, const char *hash)
 {
 	struct session *s = arg;
@@ -1077,16 +1093,7 @@ static void job_finished(void *arg, int result, const char *hash)
 	/* The rest of the command's reply: inside its block, then one prompt. */
 	s->in_command = true;
 	s->job_done(s, result, hash);
-	s->in_command = false;
-	s->reply_deferred = false;
-	session_block_end(s);
-	if (s->state == S_ONLINE)
-		prompt(s);
-	if (s->ping_due) {
-		conn_ping(s->conn, s->ping_due);
-		s->ping_due = 0;
-	}
-	conn_hold_input(s->conn, false);
+	finish_reply(s);
 }
 
 void session_defer_reply(struct session *s)
@@ -1105,16 +1112,7 @@ void session_reply_resume(struct session *s, void (*say)(struct session *s, void
 	s->in_command = true;
 	if (say)
 		say(s, arg);
-	s->in_command = false;
-	s->reply_deferred = false;
-	session_block_end(s);
-	if (s->state == S_ONLINE)
-		prompt(s);
-	if (s->ping_due) {
-		conn_ping(s->conn, s->ping_due);
-		s->ping_due = 0;
-	}
-	conn_hold_input(s->conn, false);
+	finish_reply(s);
 }
 
 int session_password_job(struct session *s, const char *password, const char *stored,
