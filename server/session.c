@@ -398,22 +398,37 @@ bool session_offer_chat(struct session *s)
 	return false;
 }
 
-void session_notify(struct session *s, const char *fmt, ...)
+/* An unsolicited line goes on a line of its own and gets its own prompt;
+ * inside a command it is part of the command's block.  False if the session
+ * takes none. */
+static bool notice_begin(struct session *s)
 {
-	va_list ap;
-
 	if (s->state != S_ONLINE)
-		return;
+		return false;
 	if (!s->in_command)
 		conn_puts(s->conn, "\n");
 	else
 		block_header(s);
-	va_start(ap, fmt);
-	conn_vprintf(s->conn, fmt, ap);
-	va_end(ap);
+	return true;
+}
+
+static void notice_end(struct session *s)
+{
 	conn_puts(s->conn, "\n");
 	if (!s->in_command)
 		prompt(s);
+}
+
+void session_notify(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!notice_begin(s))
+		return;
+	va_start(ap, fmt);
+	conn_vprintf(s->conn, fmt, ap);
+	va_end(ap);
+	notice_end(s);
 }
 
 void session_write(struct session *s, const char *text, size_t len)
@@ -424,16 +439,10 @@ void session_write(struct session *s, const char *text, size_t len)
 
 void session_notify_text(struct session *s, const char *text, size_t len)
 {
-	if (s->state != S_ONLINE)
+	if (!notice_begin(s))
 		return;
-	if (!s->in_command)
-		conn_puts(s->conn, "\n");
-	else
-		block_header(s);
 	conn_write(s->conn, text, len);
-	conn_puts(s->conn, "\n");
-	if (!s->in_command)
-		prompt(s);
+	notice_end(s);
 }
 
 void session_error(struct session *s, const char *fmt, ...)
