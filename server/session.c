@@ -398,22 +398,37 @@ bool session_offer_chat(struct session *s)
 	return false;
 }
 
-void session_notify(struct session *s, const char *fmt, ...)
+/* An unsolicited line goes on a line of its own and gets its own prompt;
+ * inside a command it is part of the command's block.  False if the session
+ * takes none. */
+static bool notice_begin(struct session *s)
 {
-	va_list ap;
-
 	if (s->state != S_ONLINE)
-		return;
+		return false;
 	if (!s->in_command)
 		conn_puts(s->conn, "\n");
 	else
 		block_header(s);
-	va_start(ap, fmt);
-	conn_vprintf(s->conn, fmt, ap);
-	va_end(ap);
+	return true;
+}
+
+static void notice_end(struct session *s)
+{
 	conn_puts(s->conn, "\n");
 	if (!s->in_command)
 		prompt(s);
+}
+
+void session_notify(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!notice_begin(s))
+		return;
+	va_start(ap, fmt);
+	conn_vprintf(s->conn, fmt, ap);
+	va_end(ap);
+	notice_end(s);
 }
 
 void session_write(struct session *s, const char *text, size_t len)
@@ -424,16 +439,10 @@ void session_write(struct session *s, const char *text, size_t len)
 
 void session_notify_text(struct session *s, const char *text, size_t len)
 {
-	if (s->state != S_ONLINE)
+	if (!notice_begin(s))
 		return;
-	if (!s->in_command)
-		conn_puts(s->conn, "\n");
-	else
-		block_header(s);
 	conn_write(s->conn, text, len);
-	conn_puts(s->conn, "\n");
-	if (!s->in_command)
-		prompt(s);
+	notice_end(s);
 }
 
 void session_error(struct session *s, const char *fmt, ...)
@@ -1065,6 +1074,22 @@ static void login_name(struct session *s, char *line)
 	confirm_unregistered(s, why);
 }
 
+/* A deferred reply is complete: close its block, prompt once, send the ping
+ * that waited for it, and read the session's input again. */
+static void finish_reply(struct session *s)
+{
+	s->in_command = false;
+	s->reply_deferred = false;
+	session_block_end(s);
+	if (s->state == S_ONLINE)
+		prompt(s);
+	if (s->ping_due) {
+		conn_ping(s->conn, s->ping_due);
+		s->ping_due = 0;
+	}
+	conn_hold_input(s->conn, false);
+}
+
 static void job_finished(void *arg, int result, const char *hash)
 {
 	struct session *s = arg;
@@ -1077,16 +1102,7 @@ static void job_finished(void *arg, int result, const char *hash)
 	/* The rest of the command's reply: inside its block, then one prompt. */
 	s->in_command = true;
 	s->job_done(s, result, hash);
-	s->in_command = false;
-	s->reply_deferred = false;
-	session_block_end(s);
-	if (s->state == S_ONLINE)
-		prompt(s);
-	if (s->ping_due) {
-		conn_ping(s->conn, s->ping_due);
-		s->ping_due = 0;
-	}
-	conn_hold_input(s->conn, false);
+	finish_reply(s);
 }
 
 void session_defer_reply(struct session *s)
@@ -1105,16 +1121,7 @@ void session_reply_resume(struct session *s, void (*say)(struct session *s, void
 	s->in_command = true;
 	if (say)
 		say(s, arg);
-	s->in_command = false;
-	s->reply_deferred = false;
-	session_block_end(s);
-	if (s->state == S_ONLINE)
-		prompt(s);
-	if (s->ping_due) {
-		conn_ping(s->conn, s->ping_due);
-		s->ping_due = 0;
-	}
-	conn_hold_input(s->conn, false);
+	finish_reply(s);
 }
 
 int session_password_job(struct session *s, const char *password, const char *stored,

@@ -10,9 +10,7 @@ opponent from moving:
   would be the same): "draw" over and over is an ordinary offer at once."""
 import time
 
-from chessd_harness import Server
-from games_harness import FAST
-from test_unwinnable_flag import StoredGames, main, stored_games
+from test_unwinnable_flag import StoredGames, main
 from test_unwinnable_verdict import SLOW
 
 # The decision SLOW takes (its whole budget) is over this on any machine.
@@ -23,24 +21,12 @@ class ClaimSpam(StoredGames):
 
     @classmethod
     def setUpClass(cls):
-        cfg = dict(FAST)
-        cfg.update(unwinnable_nodes=600000)     # SLOW takes the whole budget: long decisions
-        cls.srv = Server(config=cfg, tls=False)
-        try:
-            # SLOW has Black to move; WHITE_TO_MOVE is SLOW with White to move.
-            cls.ids = stored_games(cls.srv, [
-                ("ursa", "vlad", SLOW, 60000, 60000),
-                ("wynn", "xavi", SLOW.replace(" b ", " w "), 60000, 60000),
-                ("yuri", "zora", SLOW.replace(" b ", " w "), 60000, 60000),
-            ])
-            cls.srv.start()
-        except BaseException:
-            cls.srv.cleanup()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.srv.cleanup()
+        # SLOW has Black to move; WHITE_TO_MOVE is SLOW with White to move.
+        cls.serve([
+            ("ursa", "vlad", SLOW, 60000, 60000),
+            ("wynn", "xavi", SLOW.replace(" b ", " w "), 60000, 60000),
+            ("yuri", "zora", SLOW.replace(" b ", " w "), 60000, 60000),
+        ], unwinnable_nodes=600000)     # SLOW takes the whole budget: long decisions
 
     def clocks(self, c):
         """Both clocks (ms) as a refreshed board shows them."""
@@ -54,27 +40,31 @@ class ClaimSpam(StoredGames):
         self.assertIn(b"Draw request sent.", self.cmd(claimant, "draw"))
         return time.monotonic() - t0
 
-    def test_a_claim_on_ones_own_turn_costs_ones_own_time(self):
-        w, b = self.login(self.srv, "ursa"), self.login(self.srv, "vlad")
+    def claim_by_black(self, white, black, side):
+        """white and black resume; black makes one claim, which takes long.
+        The clock of side (0 White, 1 Black) before and after it (ms, as that
+        side's board shows it), and the seconds the claim took."""
+        w, b = self.pair(white, black)
         self.resume(w, b)
-        _, before = self.clocks(b)
-        spent = self.claim(b)                   # vlad is on move
-        _, after = self.clocks(b)
+        watcher = (w, b)[side]
+        before = self.clocks(watcher)[side]
+        spent = self.claim(b)
+        after = self.clocks(watcher)[side]
         self.assertGreater(spent, DECISION_S, "the decision no longer takes long here")
+        return before, after, spent
+
+    def test_a_claim_on_ones_own_turn_costs_ones_own_time(self):
+        before, after, spent = self.claim_by_black("ursa", "vlad", 1)    # vlad is on move
         # What the claim took is off vlad's clock (ms clocks), not free.
         self.assertGreaterEqual(before - after, int(spent * 1000 * 0.9), (before, after, spent))
 
     def test_a_claim_on_the_opponents_turn_stops_the_opponents_clock(self):
-        w, b = self.login(self.srv, "wynn"), self.login(self.srv, "xavi")
-        self.resume(w, b)
-        before, _ = self.clocks(w)
-        spent = self.claim(b)                   # wynn is on move, and may not move meanwhile
-        after, _ = self.clocks(w)
-        self.assertGreater(spent, DECISION_S, "the decision no longer takes long here")
+        # wynn is on move, and may not move meanwhile
+        before, after, spent = self.claim_by_black("wynn", "xavi", 0)
         self.assertLess(before - after, int(spent * 1000 * 0.5), (before, after, spent))
 
     def test_a_refused_claim_is_not_decided_again_in_the_same_position(self):
-        w, b = self.login(self.srv, "yuri"), self.login(self.srv, "zora")
+        w, b = self.pair("yuri", "zora")
         self.resume(w, b)
         first = self.claim(b)
         self.assertGreater(first, DECISION_S, "the decision no longer takes long here")

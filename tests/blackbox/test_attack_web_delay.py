@@ -17,12 +17,18 @@ DELAY = 4
 
 class WebDelayAttackTest(GamesTestCase):
 
-    def delay_server(self, names):
+    def delayed_game(self, names):
+        """A server under public_delay_s where the accounts names (white,
+        black) have begun a 5 0 game: (server, white, black, game number,
+        the game's web id)."""
         srv = self.new_server(config=dict(FAST, public_delay_s=DELAY), tls=False, http=True)
         for n in names:
             srv.useradd(n, PASSWORD)
         srv.start()
-        return srv
+        w, b = (self.user_player(srv, n, PASSWORD) for n in names)
+        w.name, b.name = names
+        number, _ = self.start_match(w, b, "5 0")
+        return srv, w, b, number, self.live(srv, number)["id"]
 
     def live(self, srv, number):
         _, games = get_json(srv.http_port, "/api/games")
@@ -82,11 +88,7 @@ class WebDelayAttackTest(GamesTestCase):
 
     def test_moves_after_a_takeback_wait_for_the_delay_everywhere(self):
         names = ["leakw", "leakb"]
-        srv = self.delay_server(names)
-        w, b = (self.user_player(srv, n, PASSWORD) for n in names)
-        w.name, b.name = names
-        number, _ = self.start_match(w, b, "5 0")
-        gid = self.live(srv, number)["id"]
+        srv, w, b, number, gid = self.delayed_game(names)
         self.play_moves(w, b, ["e4", "e5", "Nf3"])
         self.wait_turns(srv, number, 3)         # all three are public now
         w.send_line("takeback")
@@ -133,11 +135,7 @@ class WebDelayAttackTest(GamesTestCase):
         """Adjourned and resumed at once: the moves after the resumption wait
         for the delay, also once the adjourned game's end is out."""
         names = ["resw", "resb"]
-        srv = self.delay_server(names)
-        w, b = (self.user_player(srv, n, PASSWORD) for n in names)
-        w.name, b.name = names
-        number, _ = self.start_match(w, b, "5 0")
-        gid = self.live(srv, number)["id"]
+        srv, w, b, number, gid = self.delayed_game(names)
         self.play_moves(w, b, ["e4", "e5"])
         self.assertIn(b"Adjourn request sent.", self.cmd(b, "adjourn"))
         w.expect(b'type "adjourn" to accept.', GT)

@@ -71,6 +71,20 @@ class TourneyCommandFaultTest(ShimMixin, TourneyTestCase):
     def seen(self, srv, c, tid):
         return self.state(c, tid), self.rows(srv, tid)
 
+    def first_stored(self, srv, c, line, director, tid, before, what):
+        """c sends line with 0, 1, 2, ... writes let through before the disk
+        fails: each refusal leaves tourney tid as it was (before, as director
+        sees it), and a later try is stored (what names it) after a write went
+        through.  Returns that reply."""
+        for allowed in range(0, 100):
+            self.fail_writes("EIO %d" % allowed)
+            out = self.cmd(c, line)
+            if not REFUSED.search(out):
+                self.assertGreater(allowed, 1, "no refusal came after a write went through")
+                return out
+            self.assertEqual(self.seen(srv, director, tid), before, allowed)
+        self.fail(what + " was never stored")
+
     def refused(self, srv, c, line, what, quiet, tid, before):
         """Runs line on c, each in a subtest of its own: refused with the one
         line naming what, nobody in quiet hears an announcement (what they
@@ -127,18 +141,10 @@ class TourneyCommandFaultTest(ShimMixin, TourneyTestCase):
             self.refused(srv, c, "tourney " + line % tid, what % tid, quiet, tid, before)
 
         # However many writes go through, an entry is stored whole or not at all.
-        for allowed in range(0, 100):
-            self.fail_writes("EIO %d" % allowed)
-            out = self.cmd(cyd, "tourney join %d" % tid)
-            if REFUSED.search(out):
-                self.assertEqual(self.seen(srv, director, tid), before, allowed)
-                continue
-            self.assertIn(b"You join tourney %d (Club); 3 players so far." % tid, out)
-            self.assertEqual([n for n, *_ in self.rows(srv, tid)[1]], ["ann", "ben", "cyd"])
-            self.assertGreater(allowed, 1, "no refusal came after a write went through")
-            break
-        else:
-            self.fail("the entry was never stored")
+        out = self.first_stored(srv, cyd, "tourney join %d" % tid, director, tid, before,
+                                "the entry")
+        self.assertIn(b"You join tourney %d (Club); 3 players so far." % tid, out)
+        self.assertEqual([n for n, *_ in self.rows(srv, tid)[1]], ["ann", "ben", "cyd"])
         self.allow_writes()
         self.assertIn(b"Tourney %d (Club): cyd joins (3 players)." % tid, self.cmd(watcher, "date"))
         self.assertIn(b"cyd left tourney %d." % tid, self.cmd(cyd, "tourney leave %d" % tid))
@@ -194,20 +200,12 @@ class TourneyCommandFaultTest(ShimMixin, TourneyTestCase):
         watcher, ann = self.login(srv, "watcher"), self.login(srv, "ann")
 
         # However many writes go through, the start and round 1 stand or fall together.
-        for allowed in range(0, 100):
-            self.fail_writes("EIO %d" % allowed)
-            out = self.cmd(director, "tourney start %d" % tid)
-            if REFUSED.search(out):
-                self.assertEqual(self.seen(srv, director, tid), before, allowed)
-                continue
-            self.assertIn(b"Tourney %d starts: 4 players, 3 rounds." % tid, out)
-            rows = self.rows(srv, tid)
-            self.assertEqual(rows[0][0][1:3], ("running", 1))
-            self.assertEqual(len(rows[3]), 2, "round 1's two boards")
-            self.assertGreater(allowed, 1, "no refusal came after a write went through")
-            break
-        else:
-            self.fail("the start was never stored")
+        out = self.first_stored(srv, director, "tourney start %d" % tid, director, tid, before,
+                                "the start")
+        self.assertIn(b"Tourney %d starts: 4 players, 3 rounds." % tid, out)
+        rows = self.rows(srv, tid)
+        self.assertEqual(rows[0][0][1:3], ("running", 1))
+        self.assertEqual(len(rows[3]), 2, "round 1's two boards")
         self.allow_writes()
         heard = self.cmd(watcher, "date")
         self.assertIn(b"Tourney %d (Night): starts with 4 players, 3 rounds." % tid, heard)

@@ -23,33 +23,15 @@ import time
 
 from chessd_harness import Server
 from games_harness import FAST, GT, LS, GamesTestCase, main
-from lists_harness import SYSTEM_PYTHON
+from lists_harness import PYCHESS_PRELUDE, SYSTEM_PYTHON, pychess_patterns
 
 # pychess's own reading of an end line: the BoardManager's pattern (as it
-# registers it) and parse_reason, by constant name.
-_PYCHESS_END = r'''
-import builtins, json, re, sys
-builtins.__dict__.setdefault("_", lambda s: s)
-builtins.__dict__.setdefault("ngettext", lambda a, b, n: a if n == 1 else b)
-import gi
-gi.require_version("Gtk", "3.0")
+# registers it, argv[1]) and parse_reason, by constant name.
+_PYCHESS_END = PYCHESS_PRELUDE + r'''
+import re
 from pychess.ic.managers import BoardManager as BM
 from pychess.Utils import const
-pats = {}
-class Any:
-    def __getattr__(self, n): return Any()
-    def __call__(self, *a, **k): return Any()
-class Conn(Any):
-    USCN = False
-    def expect_line(self, cb, pat): pats.setdefault(cb.__name__, []).append(pat)
-    def expect_n_lines(self, cb, *p): pass
-    def expect_fromplus(self, cb, *p): pass
-    def expect_fromto(self, cb, *p): pass
-try:
-    BM.BoardManager(Conn())
-except Exception as e:
-    print("setup stopped:", e, file=sys.stderr)
-pat = re.compile(pats["on_game_remove"][0])
+pat = re.compile(sys.argv[1])
 reasons = {v: k for k, v in vars(const).items() if isinstance(v, int) and
            k.startswith(("WON_", "DRAW_", "UNKNOWN_REASON"))}
 results = {getattr(const, k): k for k in ("WHITEWON", "BLACKWON", "DRAW")}
@@ -68,7 +50,8 @@ print(json.dumps(out))
 
 def pychess_reads(lines):
     """[[result, reason], ...] as pychess names them; None where its pattern misses."""
-    r = subprocess.run([SYSTEM_PYTHON, "-c", _PYCHESS_END], input=json.dumps(lines),
+    pat = pychess_patterns(("BoardManager",))["on_game_remove"][0][0]
+    r = subprocess.run([SYSTEM_PYTHON, "-c", _PYCHESS_END, pat], input=json.dumps(lines),
                        capture_output=True, text=True, timeout=120)
     if r.returncode != 0:
         raise AssertionError("pychess could not be loaded: " + r.stderr[-2000:])
@@ -138,6 +121,19 @@ def stored_games(srv, games):
 
 class StoredGames(GamesTestCase):
 
+    @classmethod
+    def serve(cls, games, **config):
+        """One server for the class (FAST, with config over it) in cls.srv,
+        holding games as stored_games takes them; their row ids in cls.ids."""
+        cls.srv = Server(config=dict(FAST, **config), tls=False)
+        cls.addClassCleanup(cls.srv.cleanup)
+        cls.ids = stored_games(cls.srv, games)
+        cls.srv.start()
+
+    def pair(self, w, b):
+        """w and b logged in to the class's server."""
+        return self.login(self.srv, w), self.login(self.srv, b)
+
     def login(self, srv, name):
         c = self.user_player(srv, name, PASSWORD)
         c.name = name
@@ -173,31 +169,16 @@ class UnwinnableFlag(StoredGames):
 
     @classmethod
     def setUpClass(cls):
-        cfg = dict(FAST)
-        cfg.update(reconnect_grace_ms=300)     # a short return grace
-        cls.srv = Server(config=cfg, tls=False)
-        try:
-            cls.ids = stored_games(cls.srv, [
-                ("alice", "bob", DOOMED_PAWN, 800, 60000),
-                ("carol", "dave", KNIGHT_V_PAWN, 60000, 800),
-                ("erin", "frank", KNIGHT_V_QUEEN, 60000, 60000),
-                ("gina", "hank", KNIGHT_V_QUEEN, 60000, 60000),
-                ("ivan", "judy", WALL_BUT_ONE, 60000, 60000),
-                ("kate", "liam", DOOMED_PAWN, 60000, 60000),
-                ("mona", "nick", KNIGHT_V_QUEEN, 60000, 60000),
-                ("olga", "paul", DOOMED_PAWN, 60000, 60000),
-            ])
-            cls.srv.start()
-        except BaseException:
-            cls.srv.cleanup()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.srv.cleanup()
-
-    def pair(self, w, b):
-        return self.login(self.srv, w), self.login(self.srv, b)
+        cls.serve([
+            ("alice", "bob", DOOMED_PAWN, 800, 60000),
+            ("carol", "dave", KNIGHT_V_PAWN, 60000, 800),
+            ("erin", "frank", KNIGHT_V_QUEEN, 60000, 60000),
+            ("gina", "hank", KNIGHT_V_QUEEN, 60000, 60000),
+            ("ivan", "judy", WALL_BUT_ONE, 60000, 60000),
+            ("kate", "liam", DOOMED_PAWN, 60000, 60000),
+            ("mona", "nick", KNIGHT_V_QUEEN, 60000, 60000),
+            ("olga", "paul", DOOMED_PAWN, 60000, 60000),
+        ], reconnect_grace_ms=300)     # a short return grace
 
     def assert_end(self, players, key, n, result):
         """Each player's end line is END_LINES[key] for game n, and so is the stored row."""

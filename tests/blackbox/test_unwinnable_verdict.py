@@ -7,7 +7,6 @@ and a verdict for a game that is gone is dropped."""
 import re
 import time
 
-from chessd_harness import Server
 from games_harness import FAST, GT
 from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 
@@ -23,28 +22,13 @@ class VerdictOffTheLoop(StoredGames):
 
     @classmethod
     def setUpClass(cls):
-        cfg = dict(FAST)
         # The slow decision's budget; one decision waiting or running at a time.
-        cfg.update(unwinnable_nodes=1200000, verdict_queue=1)
-        cls.srv = Server(config=cfg, tls=False)
-        try:
-            cls.ids = stored_games(cls.srv, [
-                ("quinn", "rosa", SLOW, 60000, 800),
-                ("sam", "tina", SLOW, 60000, 800),
-                ("uma", "victor", KNIGHT_V_PAWN, 60000, 800),
-                ("walt", "xena", SLOW, 60000, 60000),
-            ])
-            cls.srv.start()
-        except BaseException:
-            cls.srv.cleanup()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.srv.cleanup()
-
-    def pair(self, w, b):
-        return self.login(self.srv, w), self.login(self.srv, b)
+        cls.serve([
+            ("quinn", "rosa", SLOW, 60000, 800),
+            ("sam", "tina", SLOW, 60000, 800),
+            ("uma", "victor", KNIGHT_V_PAWN, 60000, 800),
+            ("walt", "xena", SLOW, 60000, 60000),
+        ], unwinnable_nodes=1200000, verdict_queue=1)
 
     def test_slow_decision_leaves_the_loop_serving(self):
         """rosa's flag falls where the decision takes its whole budget

@@ -4,11 +4,11 @@ tournament's crosstable.  Screenshots for the README (E2E_SHOTS)."""
 import os
 
 from games_harness import main
-from test_tourney import PASSWORD, TourneyTestCase
 from test_web_browser import SHOTS, Browser
+from web_harness import WebTourneyTestCase
 
 
-class LobbyPageTest(TourneyTestCase):
+class LobbyPageTest(WebTourneyTestCase):
 
     def browser(self):
         b = Browser()
@@ -16,19 +16,8 @@ class LobbyPageTest(TourneyTestCase):
         return b
 
     def test_lobby_recent_results_and_tourney_crosstable(self):
-        names = ["lba", "lbb", "lbc", "lbd"]
-        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
-                              tls=False, http=True)
-        for n in names + ["director"]:
-            srv.useradd(n, PASSWORD)
-        srv.start()
-        director = self.login(srv, "director")
-        clients = {n: self.login(srv, n) for n in names}
-        tid = self.create(director, "Lobby rr 0 5 0 unrated")
-        for n in names:
-            self.cmd(clients[n], "tourney join %d" % tid)
-        self.cmd(director, "tourney start %d" % tid)
-        boards, _, _ = self.wait_round(director, tid, 1)
+        srv, director, clients, tid, boards = self.web_round_robin(
+            "Lobby", ["lba", "lbb", "lbc", "lbd"])
         w, b = clients[boards[1]["white"]], clients[boards[1]["black"]]
         self.move(w, b, "e4")
         self.play_board(clients, boards[0], "0-1")

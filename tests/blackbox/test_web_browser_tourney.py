@@ -4,26 +4,15 @@ all without a reload."""
 import unittest
 
 from games_harness import main
-from test_tourney import PASSWORD, TourneyTestCase
 from test_web_browser import CHROMIUM, Browser
+from web_harness import WebTourneyTestCase
 
 
-class TourneyPageTest(TourneyTestCase):
+class TourneyPageTest(WebTourneyTestCase):
 
     def test_tourney_page_updates_when_a_game_ends(self):
-        names = ["wpa", "wpb", "wpc", "wpd"]
-        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
-                              tls=False, http=True)
-        for n in names + ["director"]:
-            srv.useradd(n, PASSWORD)
-        srv.start()
-        director = self.login(srv, "director")
-        clients = {n: self.login(srv, n) for n in names}
-        tid = self.create(director, "Web rr 0 5 0 unrated")
-        for n in names:
-            self.cmd(clients[n], "tourney join %d" % tid)
-        self.cmd(director, "tourney start %d" % tid)
-        boards, _, _ = self.wait_round(director, tid, 1)
+        srv, director, clients, tid, boards = self.web_round_robin(
+            "Web", ["wpa", "wpb", "wpc", "wpd"])
         page = Browser()
         self.addCleanup(page.close)
         page.open("http://127.0.0.1:%d/" % srv.http_port)     # the lobby links to it

@@ -5,8 +5,8 @@ cell for cell the one `tourney crosstable` prints."""
 import re
 
 from games_harness import main
-from test_tourney import PASSWORD, TourneyTestCase, text
-from web_harness import WebTestCase, get, get_json
+from test_tourney import text
+from web_harness import WebTestCase, WebTourneyTestCase, get, get_json
 
 
 class RecentTest(WebTestCase):
@@ -53,22 +53,11 @@ class RecentTest(WebTestCase):
             self.assertIn("web_games_per_request", body["error"])
 
 
-class CrosstableTest(TourneyTestCase):
+class CrosstableTest(WebTourneyTestCase):
 
     def test_crosstable_as_tourney_crosstable_prints_it(self):
-        names = ["xca", "xcb", "xcc", "xcd"]
-        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
-                              tls=False, http=True)
-        for n in names + ["director"]:
-            srv.useradd(n, PASSWORD)
-        srv.start()
-        director = self.login(srv, "director")
-        clients = {n: self.login(srv, n) for n in names}
-        tid = self.create(director, "Cross rr 0 5 0 unrated")
-        for n in names:
-            self.cmd(clients[n], "tourney join %d" % tid)
-        self.cmd(director, "tourney start %d" % tid)
-        boards, _, _ = self.wait_round(director, tid, 1)
+        srv, director, clients, tid, boards = self.web_round_robin(
+            "Cross", ["xca", "xcb", "xcc", "xcd"])
         self.play_board(clients, boards[0], "1-0")
         self.play_board(clients, boards[1], "0-1")
         boards, _, _ = self.wait_round(director, tid, 2)

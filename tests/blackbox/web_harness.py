@@ -7,6 +7,7 @@ import ssl
 import time
 
 from games_harness import GT, GamesTestCase
+from test_tourney import PASSWORD, TourneyTestCase
 
 
 def get(port, path, headers=None, tls=False, timeout=GT):
@@ -111,3 +112,25 @@ class WebTestCase(GamesTestCase):
         b = self.guest_player(srv)
         number, _ = self.start_match(a, b, terms)
         return a, b, number
+
+
+class WebTourneyTestCase(TourneyTestCase):
+    """TourneyTestCase with a tournament under way on a web-enabled server."""
+
+    def web_round_robin(self, title, names):
+        """A fresh server with http on, a director, and an unrated 5 0 round
+        robin called title that the accounts names joined and that has begun:
+        (server, director, {name: client}, tourney id, round 1's boards)."""
+        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000},
+                              tls=False, http=True)
+        for n in names + ["director"]:
+            srv.useradd(n, PASSWORD)
+        srv.start()
+        director = self.login(srv, "director")
+        clients = {n: self.login(srv, n) for n in names}
+        tid = self.create(director, "%s rr 0 5 0 unrated" % title)
+        for n in names:
+            self.cmd(clients[n], "tourney join %d" % tid)
+        self.cmd(director, "tourney start %d" % tid)
+        boards, _, _ = self.wait_round(director, tid, 1)
+        return srv, director, clients, tid, boards

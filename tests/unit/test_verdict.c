@@ -11,6 +11,9 @@
 #include "fen.h"
 #include "verdict.h"
 
+/* White can mate, Black cannot. */
+#define KING_ROOK_V_KING "8/8/4k3/8/8/4K3/8/R7 w - - 0 1"
+
 struct answer {
 	int calls;
 	enum unwinnable_verdict v;
@@ -33,6 +36,24 @@ static struct board board_of(const char *fen)
 	return b;
 }
 
+/* A loop with verdicts (threads workers, queue places) on it. */
+static struct verdicts *verdicts_on(struct event_base **base, int threads, int queue)
+{
+	struct verdicts *vs;
+
+	*base = event_base_new();
+	assert_non_null(*base);
+	vs = verdicts_new(*base, threads, queue);
+	assert_non_null(vs);
+	return vs;
+}
+
+static void verdicts_off(struct event_base *base, struct verdicts *vs)
+{
+	verdicts_free(vs);
+	event_base_free(base);
+}
+
 /* Runs the loop until every submitted decision was delivered (or dropped). */
 static void settle(struct event_base *base, struct verdicts *vs)
 {
@@ -43,14 +64,13 @@ static void settle(struct event_base *base, struct verdicts *vs)
 
 static void decides_on_a_copy(void **state)
 {
-	struct event_base *base = event_base_new();
-	struct verdicts *vs = verdicts_new(base, 2, 8);
+	struct event_base *base;
+	struct verdicts *vs = verdicts_on(&base, 2, 8);
 	struct answer bare = { 0 }, rook = { 0 };
 
 	(void)state;
-	assert_non_null(vs);
 	assert_int_equal(verdicts_threads(vs), 2);
-	struct board b = board_of("8/8/4k3/8/8/4K3/8/R7 w - - 0 1");
+	struct board b = board_of(KING_ROOK_V_KING);
 	assert_non_null(verdicts_submit(vs, &b, BLACK, 100000, take, &bare));
 	assert_non_null(verdicts_submit(vs, &b, WHITE, 100000, take, &rook));
 	/* The worker has its own copy: the caller's board may change at once. */
@@ -60,16 +80,15 @@ static void decides_on_a_copy(void **state)
 	assert_int_equal(bare.v, UNWINNABLE_UNWINNABLE);
 	assert_int_equal(rook.calls, 1);
 	assert_int_equal(rook.v, UNWINNABLE_WINNABLE);
-	verdicts_free(vs);
-	event_base_free(base);
+	verdicts_off(base, vs);
 }
 
 static void a_full_queue_refuses_until_delivered(void **state)
 {
-	struct event_base *base = event_base_new();
-	struct verdicts *vs = verdicts_new(base, 1, 1);
+	struct event_base *base;
+	struct verdicts *vs = verdicts_on(&base, 1, 1);
 	struct answer first = { 0 }, later = { 0 };
-	struct board b = board_of("8/8/4k3/8/8/4K3/8/R7 w - - 0 1");
+	struct board b = board_of(KING_ROOK_V_KING);
 
 	(void)state;
 	assert_non_null(verdicts_submit(vs, &b, WHITE, 100000, take, &first));
@@ -80,16 +99,15 @@ static void a_full_queue_refuses_until_delivered(void **state)
 	assert_non_null(verdicts_submit(vs, &b, WHITE, 100000, take, &later));
 	settle(base, vs);
 	assert_int_equal(later.calls, 1);
-	verdicts_free(vs);
-	event_base_free(base);
+	verdicts_off(base, vs);
 }
 
 static void a_cancelled_decision_is_never_delivered(void **state)
 {
-	struct event_base *base = event_base_new();
-	struct verdicts *vs = verdicts_new(base, 1, 4);
+	struct event_base *base;
+	struct verdicts *vs = verdicts_on(&base, 1, 4);
 	struct answer gone = { 0 }, kept = { 0 };
-	struct board b = board_of("8/8/4k3/8/8/4K3/8/R7 w - - 0 1");
+	struct board b = board_of(KING_ROOK_V_KING);
 
 	(void)state;
 	struct verdict_job *job = verdicts_submit(vs, &b, WHITE, 100000, take, &gone);
@@ -99,14 +117,13 @@ static void a_cancelled_decision_is_never_delivered(void **state)
 	settle(base, vs);
 	assert_int_equal(gone.calls, 0);
 	assert_int_equal(kept.calls, 1);
-	verdicts_free(vs);
-	event_base_free(base);
+	verdicts_off(base, vs);
 }
 
 static void freed_with_decisions_pending(void **state)
 {
-	struct event_base *base = event_base_new();
-	struct verdicts *vs = verdicts_new(base, 1, 4);
+	struct event_base *base;
+	struct verdicts *vs = verdicts_on(&base, 1, 4);
 	struct answer a = { 0 };
 	/* A decision that takes its whole budget, and more waiting behind it. */
 	struct board b = board_of("7k/8/5pB1/5P2/8/6n1/1b6/1K6 b - - 0 1");
