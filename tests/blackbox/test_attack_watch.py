@@ -2,7 +2,9 @@
 """Ways into watching a game, tried by someone who should not get in: a
 private game ("set private 1", as lasker) refuses observe by number and by
 name, follow (at once and when the game begins) and tourney observe alike,
-as do moves, refresh and pgn, and allobservers keeps its watchers to admins; an observer of an examined
+as do moves, refresh and pgn, and allobservers keeps its watchers to admins;
+tourney observe belongs to the account or guest session that asked, not to
+a later guest under the same name; an observer of an examined
 board cannot step, revert, set up or end the examiner's board."""
 import re
 import sys
@@ -93,6 +95,41 @@ class PrivateTourneyBoards(GamesTestCase):
         out = self.cmd(watcher, "unobserve")
         self.assertEqual(re.findall(rb"Removing game (\d+) from observation list\.", out),
                          [str(open_game[0]).encode()])
+
+
+    def test_tourney_observe_belongs_to_the_session_not_the_name(self):
+        names = ("tta", "ttb", "ttc")
+        srv = self.start_server(config=dict(FAST), tls=False, start=False)
+        for n in ("director", "fan") + names:
+            srv.useradd(n, PW)
+        srv.start()
+        director = self.user_player(srv, "director", PW)
+        out = self.cmd(director, "tourney create Club rr 0 5 0 unrated")
+        tid = int(re.search(rb"Created tourney (\d+)", out).group(1))
+        # A guest under a chosen name follows, then leaves; another takes the name.
+        first = self.connect(srv)
+        first.login_unregistered("bobby")
+        self.assertIn(b"You follow tourney", self.cmd(first, "tourney observe %d" % tid))
+        first.close()
+        srv.wait_log("bobby logged out", GT)
+        # An account follows, then logs in again: it still follows.
+        fan = self.user_player(srv, "fan", PW)
+        self.assertIn(b"You follow tourney", self.cmd(fan, "tourney observe %d" % tid))
+        fan.close()
+        fan = self.user_player(srv, "fan", PW)
+        later = self.connect(srv)
+        later.login_unregistered("bobby")
+        self.setup_client(later)
+        players = [self.user_player(srv, n, PW) for n in names]
+        for c in players:
+            self.assertIn(b"You join tourney", self.cmd(c, "tourney join %d" % tid))
+        self.assertIn(b"starts: 3 players", self.cmd(director, "tourney start %d" % tid))
+        n = self.expect12(fan)["game"]
+        self.assertIn(("Removing game %d from observation list." % n).encode(),
+                      self.cmd(fan, "unobserve"))
+        self.assertIn(b"You are not observing any games.", self.cmd(later, "unobserve"))
+        self.assertIn(("You are not following tourney %d." % tid).encode(),
+                      self.cmd(later, "tourney unobserve %d" % tid))
 
 
 class ExaminedBoards(GamesTestCase):
