@@ -7,14 +7,22 @@ tourney observe belongs to the account or guest session that asked, not to
 a later guest under the same name; an observer of an examined
 board cannot step, revert, set up or end the examiner's board."""
 import re
-import sys
 
 from games_harness import GamesTestCase, parse12, main, GT, FAST  # noqa: E402
 
 PW = "secret1"
 
 
-class PrivateGames(GamesTestCase):
+class WatchCase(GamesTestCase):
+    def stop_clean(self, srv):
+        """Stops srv; under ASan/UBSan a report in its stderr fails the test."""
+        srv.stop()
+        logs = srv.all_logs()
+        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            self.assertNotIn(word, logs, logs[-6000:])
+
+
+class PrivateGames(WatchCase):
     def setUp(self):
         super().setUp()
         cfg = dict(FAST)
@@ -60,6 +68,7 @@ class PrivateGames(GamesTestCase):
                       self.cmd(root, "observe %d" % n))
         self.assertIn(("Observing  %d [%s vs. %s]: root" % (n, a.name, b.name)).encode(),
                       self.cmd(root, "allobservers"))
+        self.stop_clean(self.srv)
 
     def test_a_game_without_private_is_open(self):
         a, b, spy = self.a, self.b, self.spy
@@ -68,9 +77,10 @@ class PrivateGames(GamesTestCase):
                       self.cmd(spy, "observe %d" % n))
         self.assertIn(("Observing  %d [%s vs. %s]: %s(U) (1 user)"
                        % (n, a.name, b.name, spy.name)).encode(), self.cmd(a, "allobservers"))
+        self.stop_clean(self.srv)
 
 
-class PrivateTourneyBoards(GamesTestCase):
+class PrivateTourneyBoards(WatchCase):
     def test_tourney_observe_skips_a_private_board(self):
         names = ("pra", "prb", "prc", "prd")
         srv = self.start_server(config=dict(FAST), tls=False, start=False)
@@ -95,6 +105,7 @@ class PrivateTourneyBoards(GamesTestCase):
         out = self.cmd(watcher, "unobserve")
         self.assertEqual(re.findall(rb"Removing game (\d+) from observation list\.", out),
                          [str(open_game[0]).encode()])
+        self.stop_clean(srv)
 
 
     def test_tourney_observe_belongs_to_the_session_not_the_name(self):
@@ -130,9 +141,10 @@ class PrivateTourneyBoards(GamesTestCase):
         self.assertIn(b"You are not observing any games.", self.cmd(later, "unobserve"))
         self.assertIn(("You are not following tourney %d." % tid).encode(),
                       self.cmd(later, "tourney unobserve %d" % tid))
+        self.stop_clean(srv)
 
 
-class ExaminedBoards(GamesTestCase):
+class ExaminedBoards(WatchCase):
     def test_an_observer_cannot_drive_the_board(self):
         srv = self.game_server()
         coach, spy = self.guest_player(srv), self.guest_player(srv)
@@ -150,6 +162,7 @@ class ExaminedBoards(GamesTestCase):
         self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["verbose"], "none")
         self.assertIn(("Examining  %d (scratch): #%s(U) %s(U) (1 user)"
                        % (n, coach.name, spy.name)).encode(), self.cmd(spy, "allobservers"))
+        self.stop_clean(srv)
 
 
 if __name__ == "__main__":
