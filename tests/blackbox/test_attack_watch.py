@@ -5,7 +5,8 @@ name, follow (at once and when the game begins) and tourney observe alike,
 as do moves, refresh and pgn, and allobservers keeps its watchers to admins;
 tourney observe belongs to the account or guest session that asked, not to
 a later guest under the same name; an observer of an examined
-board cannot step, revert, set up or end the examiner's board."""
+board cannot step, revert, set up or end the examiner's board, and an
+examiner hears no kibitz from one it censors."""
 import re
 
 from games_harness import GamesTestCase, parse12, main, GT, FAST  # noqa: E402
@@ -162,6 +163,24 @@ class ExaminedBoards(WatchCase):
         self.assertEqual(parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["verbose"], "none")
         self.assertIn(("Examining  %d (scratch): #%s(U) %s(U) (1 user)"
                        % (n, coach.name, spy.name)).encode(), self.cmd(spy, "allobservers"))
+        self.stop_clean(srv)
+
+    def test_an_examiner_hears_no_kibitz_it_censors(self):
+        srv = self.game_server()
+        coach, pest, pupil = (self.guest_player(srv) for _ in range(3))
+        out = self.cmd(coach, "examine")
+        n = parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["game"]
+        for c in (pest, pupil):
+            self.assertIn(("You are now observing game %d." % n).encode(),
+                          self.cmd(c, "observe %d" % n))
+        self.assertIn(("[%s] added to your censor list." % pest.name).encode(),
+                      self.cmd(coach, "+censor %s" % pest.name))
+        self.assertIn(b"(kibitzed to 1 player)", self.cmd(pest, "kibitz spam"))
+        self.expect_line(pupil, re.escape("%s(++++)[%d] kibitzes: spam" % (pest.name, n)))
+        # The pupil is still heard; the pest was not, before or with it.
+        self.assertIn(b"(kibitzed to 2 players)", self.cmd(pupil, "kibitz a question"))
+        out = coach.expect(re.compile(rb"kibitzes: a question\n\r"), GT)
+        self.assertNotIn(b"spam", out)
         self.stop_clean(srv)
 
 
