@@ -6,7 +6,8 @@ as do moves, refresh and pgn, and allobservers keeps its watchers to admins;
 tourney observe belongs to the account or guest session that asked, not to
 a later guest under the same name; an observer of an examined
 board cannot step, revert, set up or end the examiner's board, and an
-examiner hears no kibitz from one it censors."""
+examiner hears no kibitz from one it censors; a second login of an account
+inherits none of the first session's observing, following or examining."""
 import re
 
 from games_harness import GamesTestCase, parse12, main, GT, FAST  # noqa: E402
@@ -181,6 +182,43 @@ class ExaminedBoards(WatchCase):
         self.assertIn(b"(kibitzed to 2 players)", self.cmd(pupil, "kibitz a question"))
         out = coach.expect(re.compile(rb"kibitzes: a question\n\r"), GT)
         self.assertNotIn(b"spam", out)
+        self.stop_clean(srv)
+
+
+
+class Relogin(WatchCase):
+    def test_a_second_login_inherits_no_watching(self):
+        srv = self.start_server(config=dict(FAST), tls=False, start=False)
+        for n in ("alice", "waa", "wbb"):
+            srv.useradd(n, PW)
+        srv.start()
+        wa, wb = self.user_player(srv, "waa", PW), self.user_player(srv, "wbb", PW)
+        n, _ = self.start_match(wa, wb)
+        first = self.user_player(srv, "alice", PW)
+        self.assertIn(("You are now observing game %d." % n).encode(),
+                      self.cmd(first, "observe %d" % n))
+        self.cmd(first, "follow waa")
+        out = self.cmd(first, "examine")
+        self.assertIn(b"Removing game %d from observation list." % n, out)
+        e = parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["game"]
+        pupil = self.guest_player(srv)
+        self.cmd(pupil, "observe %d" % e)
+        self.cmd(first, "unexamine")
+        self.cmd(first, "observe %d" % n)
+        out = self.cmd(first, "examine")
+        e = parse12(re.search(rb"<12> ([^\n\r]*)", out).group(1))["game"]
+        self.cmd(pupil, "observe %d" % e)
+        # The same account again: the first session goes, and all it watched with it.
+        second = self.user_player(srv, "alice", PW)
+        first.expect(b"You have logged in from another connection; closing this one.", GT)
+        self.expect_line(pupil, re.escape("alice stopped examining game %d." % e))
+        for line, text in (("unobserve", "You are not observing any games."),
+                           ("follow", "You are not following any player's games."),
+                           ("forward", "You are not examining any games.")):
+            self.assertIn(text.encode(), self.cmd(second, line), line)
+        self.assertNotIn(b"alice", self.cmd(pupil, "allobservers"))
+        self.move(wa, wb, "e4")
+        self.assertNotIn(b"<12>", self.cmd(second, "games"))
         self.stop_clean(srv)
 
 
