@@ -328,7 +328,8 @@ int64_t game_move_clock_ms(const struct game *g, int ply)
 /* Everything but who sits at the board: the games list reads no player's session. */
 void game_list_view(const struct game *g, struct fics_game_view *v)
 {
-	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
+	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated,
+	    .private_game = g->private_game, .tc = &g->tc,
 	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
 	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
 	if (g->exam) {

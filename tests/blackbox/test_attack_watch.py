@@ -2,7 +2,8 @@
 """Ways into watching a game, tried by someone who should not get in: a
 private game ("set private 1", as lasker) refuses observe by number and by
 name, follow (at once and when the game begins) and tourney observe alike,
-as do moves, refresh and pgn, and allobservers keeps its watchers to admins;
+as do moves, refresh and pgn, allobservers keeps its watchers to admins and
+games marks it "p";
 tourney observe belongs to the account or guest session that asked, not to
 a later guest under the same name; an observer of an examined
 board cannot step, revert, set up or end the examiner's board, and an
@@ -52,7 +53,11 @@ class PrivateGames(WatchCase):
         self.assertIn(b"You are not observing any games.", self.cmd(spy, "unobserve"))
         # The spy never sees a move.
         self.move(a, b, "e4")
-        self.assertNotIn(b"<12>", self.cmd(spy, "games"))
+        games = self.cmd(spy, "games")
+        self.assertNotIn(b"<12>", games)
+        # games lists it, marked "p" where pychess reads it (lasker's column).
+        self.assertRegex(games, rb"(?m)^ *%d \+\+\+\+ %s +\+\+\+\+ %s +\[plu  1   0\]"
+                         % (n, a.name.encode(), b.name.encode()))
         # Nor its moves nor its board by another way.
         for line in ("moves %d" % n, "refresh %d" % n, "pgn %d" % n, "moves %s" % a.name):
             out = self.cmd(spy, line)
@@ -77,6 +82,7 @@ class PrivateGames(WatchCase):
         n, _ = self.start_match(a, b)
         self.assertIn(("You are now observing game %d." % n).encode(),
                       self.cmd(spy, "observe %d" % n))
+        self.assertIn(b"[ lu  1   0]", self.cmd(spy, "games"))
         self.assertIn(("Observing  %d [%s vs. %s]: %s(U) (1 user)"
                        % (n, a.name, b.name, spy.name)).encode(), self.cmd(a, "allobservers"))
         self.stop_clean(self.srv)
