@@ -135,16 +135,29 @@ struct game *cmd_find_game(struct session *s, const char *which)
 	return session_game(who);
 }
 
+/* As lasker: a private game's moves and board are for its players and admins. */
+static bool open_to(struct session *s, struct game *g)
+{
+	if (game_open_to(g, s))
+		return true;
+	session_printf(s, "Sorry, that is a private game.\n");
+	return false;
+}
+
 static void cmd_moves(struct session *s, const struct cmd_args *a)
 {
 	struct fics_game_view v;
 
+	if (!open_to(s, a->game))
+		return;
 	game_view(a->game, &v);
 	fics_movelist(s, &v);
 }
 
 static void cmd_refresh(struct session *s, const struct cmd_args *a)
 {
+	if (!open_to(s, a->game))
+		return;
 	game_send_board(a->game, s);
 }
 
@@ -206,7 +219,7 @@ static void cmd_pgn(struct session *s, const struct cmd_args *a)
 			return;
 		}
 	}
-	if (!(g = cmd_find_game(s, a->argc ? a->argv[0] : NULL)))
+	if (!(g = cmd_find_game(s, a->argc ? a->argv[0] : NULL)) || !open_to(s, g))
 		return;
 	const struct position *pos = game_position(g);
 	struct pgn_game *pg = pgn_game_new(position_start_fen(pos), err, sizeof err);

@@ -184,6 +184,9 @@ static void observers_of(struct game *g, void *arg)
 {
 	struct listing *l = arg;
 
+	/* As lasker: who watches a private game is for admins to see. */
+	if (game_private(g) && !session_admin(l->s))
+		return;
 	if (game_examine(g)) {
 		examiners_of(g, l);
 		return;

@@ -11,6 +11,7 @@
 #include "fen.h"
 #include "fics.h"
 #include "game.h"
+#include "lists.h"
 #include "log.h"
 #include "offer.h"
 #include "server.h"
@@ -106,7 +107,8 @@ int examine_tell_examiners(struct examine *ex, struct session *from, const char 
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
 	for (int i = 0; i < ex->examiner_count; i++) {
-		if (ex->examiners[i] == from)
+		/* As a player of a game, an examiner hears no one it censors. */
+		if (ex->examiners[i] == from || lists_censors(ex->examiners[i], from))
 			continue;
 		session_notify(ex->examiners[i], "%s", text);
 		told++;

@@ -31,7 +31,7 @@ const struct board *examine_setup_board(const struct examine *ex);
 bool examine_scratch_board(const struct examine *ex);
 void examine_each_examiner(struct examine *ex, void (*fn)(struct session *s, void *arg),
     void *arg);
-/* Sends a line to every examiner but from; returns how many were told. */
+/* Sends a line to every examiner but from and any who censor from; returns how many were told. */
 int examine_tell_examiners(struct examine *ex, struct session *from, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -259,15 +259,16 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);
 	if (g->examined) {
 		/* As lasker: the board's state instead of the clocks. */
-		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [ %c%c%3lld %3lld] %c: %2d",
+		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [%c%c%c%3lld %3lld] %c: %2d",
 		    g->number, g->examined, g->ratings[WHITE], g->names[WHITE], g->ratings[BLACK],
-		    g->names[BLACK], clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u',
+		    g->names[BLACK], g->private_game ? 'p' : ' ',
+		    clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u',
 		    min, inc, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
 		return;
 	}
-	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [ %c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
+	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [%c%c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
 	    g->number, g->ratings[WHITE], g->names[WHITE],
-	    g->ratings[BLACK], g->names[BLACK],
+	    g->ratings[BLACK], g->names[BLACK], g->private_game ? 'p' : ' ',
 	    clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u', min, inc, wc, bc,
 	    fics_material(b, WHITE), fics_material(b, BLACK), b->side == WHITE ? 'W' : 'B',
 	    b->fullmove_number);

@@ -28,6 +28,7 @@ struct fics_game_view {
 	const char *names[COLOR_NB];
 	const char *ratings[COLOR_NB];	/* "1500", "----", "1500P" */
 	bool rated;
+	bool private_game;		/* `games` marks it "p", as lasker */
 	const struct clock_control *tc;
 	const struct position *pos;
 	const struct game_ply *plies;	/* position_ply_count(pos) of them */

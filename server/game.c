@@ -50,6 +50,7 @@ struct game {
 	char rating_text[COLOR_NB][8];
 	struct session *players[COLOR_NB];	/* NULL while disconnected */
 	bool rated;
+	bool private_game;		/* a player had "private" set as it began */
 	enum clock_category category;
 	struct clock_control tc;
 	struct clock_side clocks[COLOR_NB];
@@ -272,6 +273,12 @@ struct session *game_player(const struct game *g, enum color c) { return g->play
 const struct position *game_position(const struct game *g) { return g->pos; }
 const struct clock_control *game_clock(const struct game *g) { return &g->tc; }
 bool game_rated(const struct game *g) { return g->rated; }
+bool game_private(const struct game *g) { return g->private_game; }
+
+bool game_open_to(const struct game *g, const struct session *s)
+{
+	return !g->private_game || game_color_of(g, s) >= 0 || session_admin(s);
+}
 int64_t game_started(const struct game *g) { return g->started_unix; }
 int game_observer_count(const struct game *g) { return g->observer_count; }
 bool game_over(const struct game *g) { return g->over; }
@@ -321,7 +328,8 @@ int64_t game_move_clock_ms(const struct game *g, int ply)
 /* Everything but who sits at the board: the games list reads no player's session. */
 void game_list_view(const struct game *g, struct fics_game_view *v)
 {
-	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated, .tc = &g->tc,
+	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated,
+	    .private_game = g->private_game, .tc = &g->tc,
 	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
 	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
 	if (g->exam) {
@@ -455,6 +463,11 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 
 	if (session_examining(s)) {
 		snprintf(err, errlen, "You are still examining a game.");
+		return -1;
+	}
+	/* As lasker: every way in (observe, follow, tourney observe) meets this refusal. */
+	if (!game_open_to(g, s)) {
+		snprintf(err, errlen, "Sorry, game %d is a private game.", g->number);
 		return -1;
 	}
 	if (game_color_of(g, s) >= 0) {
@@ -727,6 +740,7 @@ struct game *game_start(struct server *srv, struct session *white, struct sessio
 	event_assign(g->timer, server_base(srv), -1, 0, game_timer, g);
 	g->tc = p->tc;
 	g->rated = p->rated;
+	g->private_game = session_var(white, VAR_PRIVATE) || session_var(black, VAR_PRIVATE);
 	g->category = clock_category(&p->tc);
 	fill_player(g, WHITE, white);
 	fill_player(g, BLACK, black);
@@ -872,6 +886,7 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	event_assign(g->timer, server_base(srv), -1, 0, game_timer, g);
 	g->id = id;
 	g->rated = row.rated;
+	g->private_game = session_var(white, VAR_PRIVATE) || session_var(black, VAR_PRIVATE);
 	if (clock_parse(&g->tc, row.time_control, err, errlen) < 0) {
 		game_free(g);
 		return NULL;

@@ -116,6 +116,10 @@ int game_color_of(const struct game *g, const struct session *s);
 const struct position *game_position(const struct game *g);
 const struct clock_control *game_clock(const struct game *g);
 bool game_rated(const struct game *g);
+/* Only its players (and admins) may watch it. */
+bool game_private(const struct game *g);
+/* Whether s may watch g or read its moves: a private game only its players and admins. */
+bool game_open_to(const struct game *g, const struct session *s);
 /* Clock time left now for a side, in ms. */
 int64_t game_clock_ms(const struct game *g, enum color c);
 int64_t game_started(const struct game *g);

@@ -21,6 +21,7 @@
 #include "audience.h"
 #include "clock.h"
 #include "config.h"
+#include "conn.h"
 #include "db.h"
 #include "game.h"
 #include "limit.h"
@@ -54,7 +55,10 @@ struct tboard {
 	int aborts[COLOR_NB];	/* games of this board each side aborted */
 };
 
+/* Who asked to follow: an account, or a guest's connection (never a later guest of the name). */
 struct follower {
+	int64_t user_id;		/* 0 for a guest */
+	uint64_t conn;			/* a guest's connection */
 	char name[DB_NAME_MAX];
 };
 
@@ -480,6 +484,22 @@ static bool is_participant(const struct tournament *t, const struct session *s)
 	return false;
 }
 
+static bool follower_is(const struct follower *f, const struct session *s)
+{
+	if (f->user_id)
+		return f->user_id == session_user_id(s);
+	return !session_user_id(s) && f->conn == conn_id(session_conn(s));
+}
+
+/* The follower's session while it is online, whatever else now bears the name. */
+static struct session *follower_session(struct server *srv, const struct follower *f)
+{
+	struct session *s = f->user_id ? server_find_account(srv, f->user_id) :
+	    server_find_session(srv, f->name);
+
+	return s && follower_is(f, s) ? s : NULL;
+}
+
 static void announce_one(struct session *s, void *arg)
 {
 	session_notify(s, "%s", ((const struct announce *)arg)->text);
@@ -497,10 +517,10 @@ static void announce_others(const struct announce *a)
 			session_notify(s, "%s", a->text);
 	}
 	for (int i = 0; i < t->nfollowers; i++) {
-		struct session *s = server_find_session(srv, t->followers[i].name);
+		struct session *s = follower_session(srv, &t->followers[i]);
 		bool told = !s || session_in_channel(s, TOURNAMENT_CHANNEL) || is_participant(t, s);
 		for (int j = 0; j < i && !told; j++)
-			told = !strcasecmp(t->followers[j].name, t->followers[i].name);
+			told = follower_is(&t->followers[j], s);
 		if (!told)
 			session_notify(s, "%s", a->text);
 	}
@@ -913,7 +933,7 @@ static void pair_next(struct tournament *t)
 static void follow_board(struct tournament *t, struct game *g)
 {
 	for (int i = 0; i < t->nfollowers; i++) {
-		struct session *s = server_find_session(t->owner->srv, t->followers[i].name);
+		struct session *s = follower_session(t->owner->srv, &t->followers[i]);
 		char err[128];
 		if (s && session_online(s) && game_color_of(g, s) < 0)
 			game_watch(g, s, err, sizeof err);
@@ -1724,7 +1744,7 @@ void tournament_follow(struct tournament *t, struct session *s, bool follow)
 	int found = -1;
 
 	for (int i = 0; i < t->nfollowers; i++)
-		if (!strcasecmp(t->followers[i].name, session_name(s)))
+		if (follower_is(&t->followers[i], s))
 			found = i;
 	if (!follow) {
 		if (found < 0) {
@@ -1742,6 +1762,7 @@ void tournament_follow(struct tournament *t, struct session *s, bool follow)
 			return;
 		}
 		t->followers = f;
+		f[t->nfollowers] = (struct follower){ session_user_id(s), conn_id(session_conn(s)), "" };
 		snprintf(f[t->nfollowers++].name, sizeof f->name, "%s", session_name(s));
 	}
 	session_printf(s, "You follow tourney %lld: you observe every board as its game starts.\n",
