@@ -31,6 +31,8 @@ struct web {
 	struct tls *tls;
 	struct evhttp *http, *https;
 	struct web_stream *streams;
+	struct watch *watches;
+	struct event *sweep;
 	uint64_t requests;
 };
 
@@ -254,7 +256,123 @@ static void route(struct evhttp_request *req, void *arg)
 		web_reply_error(req, 404, "not found");
 }
 
-/* An HTTPS connection's bufferevent: TLS over the accepted socket. */
+/*
+ * Request deadlines.  evhttp's own timeout restarts on every byte, so a
+ * client trickling its head would hold the connection for ever; a watch
+ * runs from the first byte of a request until its reply starts to go out.
+ * evhttp tells nobody but a stream when a connection goes, so each watch
+ * holds a reference on its bufferevent and a sweep, four times a second,
+ * ends what is overdue and lets go of what evhttp freed (a freed
+ * bufferevent has no callbacks left).
+ */
+struct watch {
+	struct bufferevent *bev;
+	struct evbuffer_cb_entry *in, *out;
+	struct timeval started;
+	bool armed;
+	struct watch *next;
+};
+
+static void watch_read(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct watch *wt = arg;
+
+	(void)buf;
+	if (info->n_added && !wt->armed) {
+		wt->armed = true;
+		event_base_gettimeofday_cached(bufferevent_get_base(wt->bev), &wt->started);
+	}
+}
+
+static void watch_sent(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+	struct watch *wt = arg;
+
+	(void)buf;
+	if (info->n_added)
+		wt->armed = false;
+}
+
+/* The one teardown of a watch. */
+static void watch_free(struct watch *wt)
+{
+	if (wt->in)
+		evbuffer_remove_cb_entry(bufferevent_get_input(wt->bev), wt->in);
+	if (wt->out)
+		evbuffer_remove_cb_entry(bufferevent_get_output(wt->bev), wt->out);
+	bufferevent_decref(wt->bev);
+	free(wt);
+}
+
+/* evhttp's event callback of a connection still open, NULL once it freed it. */
+static bufferevent_event_cb watch_fail(struct watch *wt, void **arg)
+{
+	bufferevent_event_cb fail;
+
+	bufferevent_getcb(wt->bev, NULL, NULL, &fail, arg);
+	return fail;
+}
+
+static void watch_sweep(evutil_socket_t fd, short what, void *arg)
+{
+	struct web *w = arg;
+	int ms = server_config(w->srv)->limits.http_request_ms;
+	struct timeval now, limit = { ms / 1000, (ms % 1000) * 1000 }, due;
+
+	(void)fd;
+	(void)what;
+	event_base_gettimeofday_cached(server_base(w->srv), &now);
+	for (struct watch **p = &w->watches; *p;) {
+		struct watch *wt = *p;
+		void *fail_arg;
+		bufferevent_event_cb fail = watch_fail(wt, &fail_arg);
+
+		timeradd(&wt->started, &limit, &due);
+		if (fail && wt->armed && !timercmp(&now, &due, <)) {
+			/* as evhttp's own read timeout ends it; the reference keeps wt->bev */
+			wt->armed = false;
+			fail(wt->bev, BEV_EVENT_READING | BEV_EVENT_TIMEOUT, fail_arg);
+			fail = watch_fail(wt, &fail_arg);
+		}
+		if (fail) {
+			p = &wt->next;
+			continue;
+		}
+		*p = wt->next;
+		watch_free(wt);
+	}
+}
+
+/* Watches a new connection's bufferevent; NULL (and `bev` freed) on failure. */
+static struct bufferevent *watch_new(struct web *w, struct bufferevent *bev)
+{
+	struct watch *wt = bev ? calloc(1, sizeof *wt) : NULL;
+
+	if (!wt) {
+		if (bev)
+			bufferevent_free(bev);
+		return NULL;
+	}
+	wt->bev = bev;
+	bufferevent_incref(bev);
+	if (!(wt->in = evbuffer_add_cb(bufferevent_get_input(bev), watch_read, wt)) ||
+	    !(wt->out = evbuffer_add_cb(bufferevent_get_output(bev), watch_sent, wt))) {
+		watch_free(wt);
+		bufferevent_free(bev);
+		return NULL;
+	}
+	wt->next = w->watches;
+	w->watches = wt;
+	return bev;
+}
+
+/* An HTTP connection's bufferevent: the accepted socket, watched. */
+static struct bufferevent *plain_bufferevent(struct event_base *base, void *arg)
+{
+	return watch_new(arg, bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE));
+}
+
+/* An HTTPS connection's bufferevent: TLS over the accepted socket, watched. */
 static struct bufferevent *tls_bufferevent(struct event_base *base, void *arg)
 {
 	struct web *w = arg;
@@ -262,8 +380,8 @@ static struct bufferevent *tls_bufferevent(struct event_base *base, void *arg)
 
 	if (!ssl)
 		return NULL;
-	return bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
-	    BEV_OPT_CLOSE_ON_FREE);
+	return watch_new(w, bufferevent_openssl_socket_new(base, -1, ssl,
+	    BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE));
 }
 
 static struct evhttp *listen_http(struct web *w, int port, bool secure, char *err, size_t errlen)
@@ -284,10 +402,10 @@ static struct evhttp *listen_http(struct web *w, int port, bool secure, char *er
 	evhttp_set_allowed_methods(h, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD | EVHTTP_REQ_POST |
 	    EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE |
 	    EVHTTP_REQ_CONNECT | EVHTTP_REQ_PATCH);
+	/* Idle and stalled connections; a trickled head is the watches' (above). */
 	evhttp_set_timeout(h, lim->http_request_ms / 1000);
 	evhttp_set_gencb(h, route, w);
-	if (secure)
-		evhttp_set_bevcb(h, tls_bufferevent, w);
+	evhttp_set_bevcb(h, secure ? tls_bufferevent : plain_bufferevent, w);
 	const char *tries[2] = { cfg->bind ? cfg->bind : "::", cfg->bind ? NULL : "0.0.0.0" };
 	for (int i = 0; i < 2 && tries[i]; i++) {
 		if (evhttp_bind_socket_with_handle(h, tries[i], (ev_uint16_t)port)) {
@@ -316,6 +434,15 @@ struct web *web_new(struct server *srv, struct tls *tls, char *err, size_t errle
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	/* Often enough that a deadline is kept to a quarter of it, and that a freed
+	 * connection's descriptor (closed when the last reference goes) goes soon. */
+	int ms = cfg->limits.http_request_ms / 4 < 250 ? cfg->limits.http_request_ms / 4 : 250;
+	struct timeval every = { 0, ms * 1000 };
+	if (!(w->sweep = event_new(server_base(srv), -1, EV_PERSIST, watch_sweep, w)) ||
+	    event_add(w->sweep, &every)) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (cfg->http_port && !(w->http = listen_http(w, cfg->http_port, false, err, errlen)))
 		goto fail;
 	if (cfg->https_port && !(w->https = listen_http(w, cfg->https_port, true, err, errlen)))
@@ -336,6 +463,14 @@ void web_free(struct web *w)
 		evhttp_free(w->http);
 	if (w->https)
 		evhttp_free(w->https);
+	/* The listeners freed their connections: every watch lets go. */
+	while (w->watches) {
+		struct watch *wt = w->watches;
+		w->watches = wt->next;
+		watch_free(wt);
+	}
+	if (w->sweep)
+		event_free(w->sweep);
 	free(w);
 }
 
