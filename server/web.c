@@ -477,15 +477,16 @@ void web_free(struct web *w)
 void web_game_changed(struct web *w, struct game *g)
 {
 	/* An examined board is a lesson, not a game: it has no stored id and
-	 * its line may step back and forth, so the web does not show it. */
-	if (w && !game_examine(g))
+	 * its line may step back and forth, so the web does not show it.  A
+	 * private game is for its players and admins only, on the web too. */
+	if (w && !game_examine(g) && !game_private(g))
 		web_stream_game_changed(w->streams, g);
 }
 
 void web_game_over(struct web *w, struct game *g, enum result r,
     enum game_termination termination, enum game_status status)
 {
-	if (w && !game_examine(g))
+	if (w && !game_examine(g) && !game_private(g))
 		web_stream_game_over(w->streams, g, r, termination, status);
 }
 

@@ -50,19 +50,21 @@ int web_api_delay_s(struct server *srv, int64_t tourney_id)
  * (what was committed and is past the delay), as a game still going, with
  * the stored row changed to say so.  Returns the plies to show, -1: all.
  */
-static int web_view(struct server *srv, struct web_stream *st, struct db_game *row)
+static int web_view(struct web_stream *st, struct db_game *row)
 {
-	int64_t tourney_id = 0;
-	int round, board, plies = -1;
+	int plies = -1;
 	json_t *d = web_stream_game_json(st, row->id);
 
 	if (d) {
 		plies = (int)json_integer_value(json_object_get(d, "turns"));
 		json_decref(d);
 	} else if (row->status == GAME_ACTIVE) {
-		/* Not on a stream yet: nothing of it is past a delay. */
-		db_game_tourney(server_db(srv), row->id, &tourney_id, &round, &board);
-		plies = web_api_delay_s(srv, tourney_id) > 0 ? 0 : -1;
+		/*
+		 * Every live game the web may show has a stream from its first
+		 * change on; one without is private (or has not changed yet):
+		 * none of its moves are shown.
+		 */
+		plies = 0;
 	}
 	if (d || row->status == GAME_ACTIVE) {
 		row->status = GAME_ACTIVE;
@@ -213,7 +215,7 @@ void web_api_export(struct server *srv, struct web_stream *st, struct evhttp_req
 		web_reply_error(req, 404, "no such game");
 		return;
 	}
-	int plies = web_view(srv, st, &row);
+	int plies = web_view(st, &row);
 	if (web_accepts(req, "application/json")) {
 		web_reply_json(req, 200, stored_json(server_db(srv), &row, plies));
 		return;
@@ -602,7 +604,7 @@ static void round_game(void *arg, const struct db_tourney_pairing *p)
 	if (p->round != rg->round || !p->game_id ||
 	    db_game_load(server_db(rg->srv), p->game_id, &row) <= 0)
 		return;
-	int plies = web_view(rg->srv, rg->st, &row);
+	int plies = web_view(rg->st, &row);
 	snprintf(round, sizeof round, "%d.%d", p->round, p->board);
 	add_pgn(rg->srv, rg->out, &row, tournament_name(rg->t), round, plies);
 }
