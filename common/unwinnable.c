@@ -2,7 +2,8 @@
  * Can `side` still checkmate?  Three stages, cheapest first:
  *
  *   1. the static check of board.c: material that can never mate, or a
- *      locked pawn wall that no king can cross;
+ *      locked pawn wall that no king can cross; at the root only, regions
+ *      drawn over every future structure of kings, pawns and bishops;
  *   2. cooperative mate searches (both sides helping the winner): a guided
  *      dive that follows the child nearest a mate, one more detour allowed
  *      each pass, for long helpmates; then iterative deepening for short
@@ -61,12 +62,13 @@ struct helpmate_search {
 };
 
 /*
- * Kings and pawns only: pawns that never capture and are never captured
+ * Kings, pawns and bishops only: pawns that never capture and are never captured
  * ("kept" pawns) stay on their files, so a kept pawn facing a kept enemy
  * pawn can never pass it, and one blocked by a pawn that never moves is
  * frozen.  From that guess every piece gets a region it can never leave:
  * a kept pawn its lane, any other pawn the squares its pushes and its
- * captures of other such pawns reach, a king the squares it can walk to
+ * captures of other such pawns or of bishops reach, a bishop
+ * the diagonals it can slide along without crossing a frozen pawn, a king the squares it can walk to
  * without crossing a frozen pawn or a square a frozen enemy pawn attacks.
  * A kept pawn whose region lets it capture or be captured is not kept,
  * and the regions are drawn again until the guess holds.  Then, by
@@ -86,7 +88,31 @@ struct pawn_lock {
 	bitboard region[PAWN_LOCK_MAX];
 	bitboard frozen;		/* squares of kept pawns that never move */
 	bitboard king_region[COLOR_NB];
+	bitboard bishop_region[COLOR_NB];	/* squares its bishops may stand on */
+	bitboard bishop_attacks[COLOR_NB];	/* squares they may attack */
 };
+
+static bitboard diagonal_steps(bitboard b)
+{
+	bitboard up = bb_north(b), down = bb_south(b);
+	return bb_east(up) | bb_west(up) | bb_east(down) | bb_west(down);
+}
+
+/* Bishops slide through anything but a frozen pawn. */
+static void pawn_lock_bishops(struct pawn_lock *pl, const struct board *b)
+{
+	for (int c = WHITE; c <= BLACK; c++) {
+		bitboard seen = b->by_type[BISHOP] & b->by_color[c];
+		for (;;) {
+			bitboard grow = seen | (diagonal_steps(seen) & ~pl->frozen);
+			if (grow == seen)
+				break;
+			seen = grow;
+		}
+		pl->bishop_region[c] = seen;
+		pl->bishop_attacks[c] = diagonal_steps(seen);
+	}
+}
 
 static bitboard pawn_lock_squares(const struct pawn_lock *pl, enum color c)
 {
@@ -181,6 +207,7 @@ static void pawn_lock_kings(struct pawn_lock *pl, const struct board *b)
 static void pawn_lock_draw(struct pawn_lock *pl, const struct board *b)
 {
 	pawn_lock_frozen(pl);
+	pawn_lock_bishops(pl, b);
 	for (int i = 0; i < pl->n; i++)
 		pl->region[i] = pawn_lock_lane(pl, i);
 	for (bool changed = true; changed;) {
@@ -188,7 +215,7 @@ static void pawn_lock_draw(struct pawn_lock *pl, const struct board *b)
 		for (int i = 0; i < pl->n; i++) {
 			if (pl->kept[i])
 				continue;
-			bitboard prey = 0;
+			bitboard prey = pl->bishop_region[!pl->color[i]];
 			for (int j = 0; j < pl->n; j++)
 				if (!pl->kept[j] && pl->color[j] != pl->color[i])
 					prey |= pl->region[j];
@@ -207,15 +234,15 @@ static bool pawn_lock_breaks(const struct pawn_lock *pl, int i)
 {
 	enum color c = pl->color[i];
 	bitboard enemy = pawn_lock_squares(pl, !c);
-	return (bb_pawn_attacks(pl->region[i], c) & enemy) ||
-	    (pl->region[i] & bb_pawn_attacks(enemy, !c)) ||
+	return (bb_pawn_attacks(pl->region[i], c) & (enemy | pl->bishop_region[!c])) ||
+	    (pl->region[i] & (bb_pawn_attacks(enemy, !c) | pl->bishop_attacks[!c])) ||
 	    (pl->region[i] & pl->king_region[!c]);
 }
 
 static bool pawn_lock_unwinnable(const struct board *b, enum color side)
 {
 	bitboard pawns = b->by_type[PAWN];
-	if ((board_occupied(b) & ~pawns & ~b->by_type[KING]) || b->ep_square != SQ_NONE ||
+	if ((board_occupied(b) & ~pawns & ~b->by_type[KING] & ~b->by_type[BISHOP]) || b->ep_square != SQ_NONE ||
 	    bb_count(pawns) > PAWN_LOCK_MAX)
 		return false;
 	struct pawn_lock pl = { .n = 0 };
@@ -240,20 +267,28 @@ static bool pawn_lock_unwinnable(const struct board *b, enum color side)
 		return false;
 	/* Each square where the loser's king could be checked has a neighbour
 	 * it can always step to: never its own pawn's, never attacked. */
-	bitboard guarded = bb_pawn_attacks(pawn_lock_squares(&pl, side), side);
+	bitboard guarded = bb_pawn_attacks(pawn_lock_squares(&pl, side), side) |
+	    pl.bishop_attacks[side];
 	for (bitboard k = pl.king_region[side]; k;)
 		guarded |= attacks_king(bb_pop(&k));
-	bitboard shut = guarded | pawn_lock_squares(&pl, !side) | pl.king_region[side];
+	bitboard shut = guarded | pawn_lock_squares(&pl, !side) | pl.bishop_region[!side] |
+	    pl.king_region[side];
 	for (bitboard k = guarded & pl.king_region[!side]; k;)
 		if (!(attacks_king(bb_pop(&k)) & ~shut))
 			return false;
 	return true;
 }
 
+/* The static checks the searches make at every node: the pawn-lock rule costs
+ * too much there (microseconds, not nanoseconds) and is made once, at the root. */
+static bool hopeless(const struct board *b, enum color side)
+{
+	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b);
+}
+
 enum unwinnable_verdict unwinnable_quick(const struct board *b, enum color side)
 {
-	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b) ||
-	    pawn_lock_unwinnable(b, side) ?
+	return hopeless(b, side) || pawn_lock_unwinnable(b, side) ?
 	    UNWINNABLE_UNWINNABLE : UNWINNABLE_UNDETERMINED;
 }
 
@@ -359,7 +394,7 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 			}
 			continue;	/* stalemate, or the winner mated: no way on */
 		}
-		if (depth == 1 || unwinnable_quick(&child, s->winner) == UNWINNABLE_UNWINNABLE)
+		if (depth == 1 || hopeless(&child, s->winner))
 			continue;
 		s->path[ply] = list[i];
 		if (helpmate_find(s, &child, depth - 1, ply + 1))
@@ -451,7 +486,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 			d->length = ply + 1;
 			return true;
 		}
-		int sc = unwinnable_quick(&child, d->winner) == UNWINNABLE_UNWINNABLE ? INT32_MAX :
+		int sc = hopeless(&child, d->winner) ? INT32_MAX :
 		    dive_distance(&child, d->winner);
 		int j = i;
 		move m = list[i];
@@ -783,7 +818,7 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
 				return r->verdict;
 			}
-			if (unwinnable_quick(&child, r->winner) == UNWINNABLE_UNWINNABLE)
+			if (hopeless(&child, r->winner))
 				continue;
 			if (!reach_add(r, &child, node, list[i]))
 				r->incomplete = true;

@@ -270,6 +270,11 @@ static void test_pawn_lock(void **state)
 	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
 	/* Black's pawns may still check the white king: no proof for Black. */
 	assert_int_equal(unwinnable_quick(&b, BLACK), UNWINNABLE_UNDETERMINED);
+	/* A bishop behind Black's wall checks, but every square where it can has a
+	 * neighbour no white piece ever attacks and no black pawn ever takes. */
+	assert_int_equal(fen_parse(&b, "3k4/p1p1pBp1/P1P1P1P1/8/8/8/P1P1P1P1/3K4 w - - 0 1",
+	    err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
 	/* Without the a7 pawn, a6 may promote. */
 	assert_int_equal(fen_parse(&b, "1k6/2p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
 	    err, sizeof err), 0);
