@@ -266,16 +266,19 @@ static bool pawn_lock_unwinnable(const struct board *b, enum color side)
 	    (pawn_lock_squares(&pl, BLACK) & BB_RANK_1))
 		return false;
 	/* Each square where the loser's king could be checked has a neighbour
-	 * it can always step to: never its own pawn's, never attacked. */
+	 * it can always step to: never its own pawn's, never attacked, and
+	 * more such neighbours than it has bishops if they may stand there. */
 	bitboard guarded = bb_pawn_attacks(pawn_lock_squares(&pl, side), side) |
 	    pl.bishop_attacks[side];
 	for (bitboard k = pl.king_region[side]; k;)
 		guarded |= attacks_king(bb_pop(&k));
-	bitboard shut = guarded | pawn_lock_squares(&pl, !side) | pl.bishop_region[!side] |
-	    pl.king_region[side];
-	for (bitboard k = guarded & pl.king_region[!side]; k;)
-		if (!(attacks_king(bb_pop(&k)) & ~shut))
+	bitboard shut = guarded | pawn_lock_squares(&pl, !side) | pl.king_region[side];
+	int blockers = bb_count(b->by_type[BISHOP] & b->by_color[!side]);
+	for (bitboard k = guarded & pl.king_region[!side]; k;) {
+		bitboard flight = attacks_king(bb_pop(&k)) & ~shut;
+		if (!(flight & ~pl.bishop_region[!side]) && bb_count(flight) <= blockers)
 			return false;
+	}
 	return true;
 }
 

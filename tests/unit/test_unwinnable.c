@@ -275,6 +275,10 @@ static void test_pawn_lock(void **state)
 	assert_int_equal(fen_parse(&b, "3k4/p1p1pBp1/P1P1P1P1/8/8/8/P1P1P1P1/3K4 w - - 0 1",
 	    err, sizeof err), 0);
 	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
+	/* Black's one bishop can stand on one flight square at a time, not two. */
+	assert_int_equal(fen_parse(&b, "8/3b1k2/p1pBp1p1/P1P1P1P1/8/8/4K3/8 w - - 0 1",
+	    err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
 	/* Without the a7 pawn, a6 may promote. */
 	assert_int_equal(fen_parse(&b, "1k6/2p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
 	    err, sizeof err), 0);
