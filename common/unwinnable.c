@@ -2,7 +2,8 @@
  * Can `side` still checkmate?  Three stages, cheapest first:
  *
  *   1. the static check of board.c: material that can never mate, or a
- *      locked pawn wall that no king can cross;
+ *      locked pawn wall that no king can cross; at the root only, regions
+ *      drawn over every future structure of kings, pawns and bishops;
  *   2. cooperative mate searches (both sides helping the winner): a guided
  *      dive that follows the child nearest a mate, one more detour allowed
  *      each pass, for long helpmates; then iterative deepening for short
@@ -22,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attacks.h"
+#include "bitboard.h"
 #include "movegen.h"
 #include "unwinnable.h"
 
@@ -58,9 +61,237 @@ struct helpmate_search {
 	int length;
 };
 
+/*
+ * Kings, pawns and bishops only: pawns that never capture and are never captured
+ * ("kept" pawns) stay on their files, so a kept pawn facing a kept enemy
+ * pawn can never pass it, and one blocked by a pawn that never moves is
+ * frozen.  From that guess every piece gets a region it can never leave:
+ * a kept pawn its lane, any other pawn the squares its pushes and its
+ * captures of other such pawns or of bishops reach, a bishop
+ * the diagonals it can slide along without crossing a frozen pawn, a king the squares it can walk to
+ * without crossing a frozen pawn or a square a frozen enemy pawn attacks.
+ * A kept pawn whose region lets it capture or be captured is not kept,
+ * and the regions are drawn again until the guess holds.  Then, by
+ * induction over any series of moves, no piece leaves its region, so if no
+ * pawn may promote, the loser's king is never mated if every square of its
+ * region the winner may ever attack has a neighbour that none of the
+ * loser's pawns can ever stand on and no piece of the winner can ever
+ * attack: that step is always legal (no sliders are left to pin or x-ray).
+ */
+#define PAWN_LOCK_MAX 16
+
+struct pawn_lock {
+	int n;
+	int sq[PAWN_LOCK_MAX];
+	enum color color[PAWN_LOCK_MAX];
+	bool kept[PAWN_LOCK_MAX];
+	bitboard region[PAWN_LOCK_MAX];
+	bitboard frozen;		/* squares of kept pawns that never move */
+	bitboard king_region[COLOR_NB];
+	bitboard bishop_region[COLOR_NB];	/* squares its bishops may stand on */
+	bitboard bishop_attacks[COLOR_NB];	/* squares they may attack */
+};
+
+static bitboard diagonal_steps(bitboard b)
+{
+	bitboard up = bb_north(b), down = bb_south(b);
+	return bb_east(up) | bb_west(up) | bb_east(down) | bb_west(down);
+}
+
+/* Bishops slide through anything but a frozen pawn. */
+static void pawn_lock_bishops(struct pawn_lock *pl, const struct board *b)
+{
+	for (int c = WHITE; c <= BLACK; c++) {
+		bitboard seen = b->by_type[BISHOP] & b->by_color[c];
+		for (;;) {
+			bitboard grow = seen | (diagonal_steps(seen) & ~pl->frozen);
+			if (grow == seen)
+				break;
+			seen = grow;
+		}
+		pl->bishop_region[c] = seen;
+		pl->bishop_attacks[c] = diagonal_steps(seen);
+	}
+}
+
+static bitboard pawn_lock_squares(const struct pawn_lock *pl, enum color c)
+{
+	bitboard all = 0;
+	for (int i = 0; i < pl->n; i++)
+		if (pl->color[i] == c)
+			all |= pl->region[i];
+	return all;
+}
+
+static bool pawn_lock_kept_at(const struct pawn_lock *pl, int sq, enum color c)
+{
+	for (int i = 0; i < pl->n; i++)
+		if (pl->kept[i] && pl->sq[i] == sq && pl->color[i] == c)
+			return true;
+	return false;
+}
+
+/* Squares on the file from pawn i forward that its pushes may reach while it
+ * stays on its file: a frozen pawn, or the start square of a kept enemy pawn
+ * ahead (which it stays behind), ends the walk. */
+static bitboard pawn_lock_lane(const struct pawn_lock *pl, int i)
+{
+	bitboard lane = bb_square(pl->sq[i]);
+	bitboard at = lane;
+	for (;;) {
+		at = bb_push(at, pl->color[i]);
+		if (!at || (at & pl->frozen) ||
+		    pawn_lock_kept_at(pl, bb_lsb(at), !pl->color[i]))
+			return lane;
+		lane |= at;
+	}
+}
+
+static void pawn_lock_frozen(struct pawn_lock *pl)
+{
+	bool changed = true;
+	pl->frozen = 0;
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < pl->n; i++) {
+			if (!pl->kept[i] || (pl->frozen & bb_square(pl->sq[i])))
+				continue;
+			bitboard ahead = bb_push(bb_square(pl->sq[i]), pl->color[i]);
+			if (ahead && ((ahead & pl->frozen) ||
+			    pawn_lock_kept_at(pl, bb_lsb(ahead), !pl->color[i]))) {
+				pl->frozen |= bb_square(pl->sq[i]);
+				changed = true;
+			}
+		}
+	}
+}
+
+/* A pawn not kept: its lane, then off its file after any capture of a pawn
+ * that is not kept either, pushes stopped by frozen pawns only. */
+static bitboard pawn_lock_free_region(const struct pawn_lock *pl, int i, bitboard prey)
+{
+	enum color c = pl->color[i];
+	bitboard reach = pawn_lock_lane(pl, i);
+	bitboard off = 0;
+	for (;;) {
+		bitboard next = off | (bb_pawn_attacks(reach | off, c) & prey & ~pl->frozen);
+		next |= bb_push(next, c) & ~pl->frozen;
+		if (next == off)
+			return reach | off;
+		off = next;
+	}
+}
+
+static void pawn_lock_kings(struct pawn_lock *pl, const struct board *b)
+{
+	for (int c = WHITE; c <= BLACK; c++) {
+		bitboard enemy_frozen = pl->frozen & b->by_color[!c];
+		bitboard open = ~(pl->frozen & b->by_color[c]) &
+		    ~bb_pawn_attacks(enemy_frozen, !c);
+		bitboard seen = bb_square(board_king(b, c));
+		for (;;) {
+			bitboard grow = seen, s = seen;
+			while (s)
+				grow |= attacks_king(bb_pop(&s));
+			grow &= open;
+			grow |= seen;
+			if (grow == seen)
+				break;
+			seen = grow;
+		}
+		pl->king_region[c] = seen;
+	}
+}
+
+/* Draws every region from the current guess of kept pawns. */
+static void pawn_lock_draw(struct pawn_lock *pl, const struct board *b)
+{
+	pawn_lock_frozen(pl);
+	pawn_lock_bishops(pl, b);
+	for (int i = 0; i < pl->n; i++)
+		pl->region[i] = pawn_lock_lane(pl, i);
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int i = 0; i < pl->n; i++) {
+			if (pl->kept[i])
+				continue;
+			bitboard prey = pl->bishop_region[!pl->color[i]];
+			for (int j = 0; j < pl->n; j++)
+				if (!pl->kept[j] && pl->color[j] != pl->color[i])
+					prey |= pl->region[j];
+			bitboard r = pawn_lock_free_region(pl, i, prey);
+			if (r != pl->region[i]) {
+				pl->region[i] = r;
+				changed = true;
+			}
+		}
+	}
+	pawn_lock_kings(pl, b);
+}
+
+/* Whether kept pawn i can capture or be captured given the regions. */
+static bool pawn_lock_breaks(const struct pawn_lock *pl, int i)
+{
+	enum color c = pl->color[i];
+	bitboard enemy = pawn_lock_squares(pl, !c);
+	return (bb_pawn_attacks(pl->region[i], c) & (enemy | pl->bishop_region[!c])) ||
+	    (pl->region[i] & (bb_pawn_attacks(enemy, !c) | pl->bishop_attacks[!c])) ||
+	    (pl->region[i] & pl->king_region[!c]);
+}
+
+static bool pawn_lock_unwinnable(const struct board *b, enum color side)
+{
+	bitboard pawns = b->by_type[PAWN];
+	if ((board_occupied(b) & ~pawns & ~b->by_type[KING] & ~b->by_type[BISHOP]) || b->ep_square != SQ_NONE ||
+	    bb_count(pawns) > PAWN_LOCK_MAX)
+		return false;
+	struct pawn_lock pl = { .n = 0 };
+	for (bitboard p = pawns; p;) {
+		int sq = bb_pop(&p);
+		pl.sq[pl.n] = sq;
+		pl.color[pl.n] = (b->by_color[WHITE] & bb_square(sq)) ? WHITE : BLACK;
+		pl.kept[pl.n] = true;
+		pl.n++;
+	}
+	for (bool dropped = true; dropped;) {
+		pawn_lock_draw(&pl, b);
+		dropped = false;
+		for (int i = 0; i < pl.n; i++)
+			if (pl.kept[i] && pawn_lock_breaks(&pl, i)) {
+				pl.kept[i] = false;
+				dropped = true;
+			}
+	}
+	if ((pawn_lock_squares(&pl, WHITE) & BB_RANK_8) ||
+	    (pawn_lock_squares(&pl, BLACK) & BB_RANK_1))
+		return false;
+	/* Each square where the loser's king could be checked has a neighbour
+	 * it can always step to: never its own pawn's, never attacked, and
+	 * more such neighbours than it has bishops if they may stand there. */
+	bitboard guarded = bb_pawn_attacks(pawn_lock_squares(&pl, side), side) |
+	    pl.bishop_attacks[side];
+	for (bitboard k = pl.king_region[side]; k;)
+		guarded |= attacks_king(bb_pop(&k));
+	bitboard shut = guarded | pawn_lock_squares(&pl, !side) | pl.king_region[side];
+	int blockers = bb_count(b->by_type[BISHOP] & b->by_color[!side]);
+	for (bitboard k = guarded & pl.king_region[!side]; k;) {
+		bitboard flight = attacks_king(bb_pop(&k)) & ~shut;
+		if (!(flight & ~pl.bishop_region[!side]) && bb_count(flight) <= blockers)
+			return false;
+	}
+	return true;
+}
+
+/* The static checks the searches make at every node: the pawn-lock rule costs
+ * too much there (microseconds, not nanoseconds) and is made once, at the root. */
+static bool hopeless(const struct board *b, enum color side)
+{
+	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b);
+}
+
 enum unwinnable_verdict unwinnable_quick(const struct board *b, enum color side)
 {
-	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b) ?
+	return hopeless(b, side) || pawn_lock_unwinnable(b, side) ?
 	    UNWINNABLE_UNWINNABLE : UNWINNABLE_UNDETERMINED;
 }
 
@@ -166,7 +397,7 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 			}
 			continue;	/* stalemate, or the winner mated: no way on */
 		}
-		if (depth == 1 || unwinnable_quick(&child, s->winner) == UNWINNABLE_UNWINNABLE)
+		if (depth == 1 || hopeless(&child, s->winner))
 			continue;
 		s->path[ply] = list[i];
 		if (helpmate_find(s, &child, depth - 1, ply + 1))
@@ -258,7 +489,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 			d->length = ply + 1;
 			return true;
 		}
-		int sc = unwinnable_quick(&child, d->winner) == UNWINNABLE_UNWINNABLE ? INT32_MAX :
+		int sc = hopeless(&child, d->winner) ? INT32_MAX :
 		    dive_distance(&child, d->winner);
 		int j = i;
 		move m = list[i];
@@ -590,7 +821,7 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
 				return r->verdict;
 			}
-			if (unwinnable_quick(&child, r->winner) == UNWINNABLE_UNWINNABLE)
+			if (hopeless(&child, r->winner))
 				continue;
 			if (!reach_add(r, &child, node, list[i]))
 				r->incomplete = true;

@@ -15,7 +15,9 @@ from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 # about 0.7 s at 1,200,000 positions on a quiet machine, long enough to watch
 # the loop meanwhile. (Its reachable set is too large to walk out; a search
 # that proves it unwinnable would make the flag a draw, and this test fail.)
-SLOW = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 b - - 0 1"
+# (The pawn-lock rule proves White cannot mate behind the wall whose mirror
+# this is; that White's pawns may check Black's king is what it cannot settle.)
+SLOW = "4k3/p1p1p1p1/8/8/P1P1P1P1/p1p1p1p1/P1P1P1P1/1K6 b - - 0 1"
 
 
 class VerdictOffTheLoop(StoredGames):

@@ -252,6 +252,45 @@ static void test_budget(void **state)
 	assert_true(board_is_dead(&b));
 }
 
+/*
+ * Kings and pawns whose pawns can still move: the regions drawn over every
+ * future structure seal Black's king on the back rank, but a wall a king
+ * can walk round, or a pawn that may still promote, proves nothing.
+ */
+static void test_pawn_lock(void **state)
+{
+	static const char *const round = "4k3/8/8/p1p1p3/P1P1P3/8/8/4K3 w - - 0 1";
+	char err[128];
+	struct board b;
+	struct helpmate line;
+
+	(void)state;
+	assert_int_equal(fen_parse(&b, "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+	    err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
+	/* Black's pawns may still check the white king: no proof for Black. */
+	assert_int_equal(unwinnable_quick(&b, BLACK), UNWINNABLE_UNDETERMINED);
+	/* A bishop behind Black's wall checks, but every square where it can has a
+	 * neighbour no white piece ever attacks and no black pawn ever takes. */
+	assert_int_equal(fen_parse(&b, "3k4/p1p1pBp1/P1P1P1P1/8/8/8/P1P1P1P1/3K4 w - - 0 1",
+	    err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
+	/* Black's one bishop can stand on one flight square at a time, not two. */
+	assert_int_equal(fen_parse(&b, "8/3b1k2/p1pBp1p1/P1P1P1P1/8/8/4K3/8 w - - 0 1",
+	    err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNWINNABLE);
+	/* Without the a7 pawn, a6 may promote. */
+	assert_int_equal(fen_parse(&b, "1k6/2p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+	    err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNDETERMINED);
+	/* A wall the white king walks round by the h-file. */
+	assert_int_equal(fen_parse(&b, round, err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNDETERMINED);
+	assert_int_equal(unwinnable_decide(&b, WHITE, UNWINNABLE_FLAG_NODES, &line),
+	    UNWINNABLE_WINNABLE);
+	check_helpmate(round, &b, WHITE, &line);
+}
+
 /* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
 static void test_flag_result(void **state)
 {
@@ -289,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_cha_vectors),
 		cmocka_unit_test(test_sound_on_playouts),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_pawn_lock),
 		cmocka_unit_test(test_flag_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
