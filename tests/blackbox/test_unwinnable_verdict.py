@@ -28,7 +28,7 @@ class VerdictOffTheLoop(StoredGames):
         cls.serve([
             ("quinn", "rosa", SLOW, 60000, 800),
             ("sam", "tina", SLOW, 60000, 800),
-            ("uma", "victor", KNIGHT_V_PAWN, 60000, 800),
+            ("uma", "victor", KNIGHT_V_PAWN, 60000, 1000),
             ("walt", "xena", SLOW, 60000, 60000),
         ], unwinnable_nodes=1200000, verdict_queue=1)
 
@@ -100,7 +100,8 @@ class VerdictOffTheLoop(StoredGames):
     def test_verdicts_wait_for_room_in_the_queue(self):
         """verdict_queue 1: a flag falling while a slow decision runs finds
         the queue full; that game waits, its clocks stopped, and is decided
-        once the first verdict is in."""
+        once the first verdict is in.  (victor's flag falls 0.2 s after
+        tina's, inside her decision, never in the same pass.)"""
         s, t = self.pair("sam", "tina")
         u, v = self.pair("uma", "victor")
         n1 = self.resume(s, t)
