@@ -16,6 +16,7 @@
 #include "config.h"
 #include "conn.h"
 #include "db.h"
+#include "fics.h"
 #include "game.h"
 #include "moderation.h"
 #include "number.h"
@@ -267,12 +268,9 @@ struct comment_list {
 static void comment_line(void *arg, const char *admin, int64_t when, const char *text)
 {
 	struct comment_list *l = arg;
-	time_t t = (time_t)when;
-	struct tm tm;
 	char date[64];
 
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof date, "%a %b %e, %H:%M UTC %Y", &tm);
+	fics_date(when, date, sizeof date);
 	session_printf(l->s, "%s at %s: %s\n", admin, date, text);
 	l->shown++;
 }

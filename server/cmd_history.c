@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "blkcmd.h"
 #include "cmd.h"
@@ -52,15 +51,6 @@ static void type_text(const struct db_game *g, char *buf, size_t len)
 	}
 	snprintf(buf, len, "[ %c%c%3lld %3lld]", g->category[0] ? g->category[0] : 'u',
 	    g->rated ? 'r' : 'u', min, inc);
-}
-
-static void date_text(int64_t when, char *buf, size_t len)
-{
-	time_t t = (time_t)when;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%a %b %e, %H:%M UTC %Y", &tm);
 }
 
 struct collected {
@@ -146,7 +136,7 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 		char mark = !strcmp(g->result, "1/2-1/2") ? '=' :
 		    (!strcmp(g->result, "1-0") == white) ? '+' : '-';
 		type_text(g, type, sizeof type);
-		date_text(g->ended ? g->ended : g->started, date, sizeof date);
+		fics_date(g->ended ? g->ended : g->started, date, sizeof date);
 		session_printf(s, "%2d: %c %4d %c %4d %-13.13s %s --- %-3s %s\n", c.numbers[i], mark,
 		    history_rating(white ? g->white_rating : g->black_rating), white ? 'W' : 'B',
 		    history_rating(white ? g->black_rating : g->white_rating),
@@ -173,7 +163,7 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 		const char *opp = white ? g->black : g->white;
 		char state[32];
 		type_text(g, type, sizeof type);
-		date_text(g->started, date, sizeof date);
+		fics_date(g->started, date, sizeof date);
 		stored_state_text(server_db(session_server(s)), g, state, sizeof state);
 		session_printf(s, "%2d: %c %-14.14s %c %s %s  ??? %s\n", i + 1, white ? 'W' : 'B', opp,
 		    server_find_session(session_server(s), opp) ? 'Y' : 'N', type, state, date);

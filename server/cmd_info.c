@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "fics.h"
 #include "help.h"
 #include "limit.h"
 #include "moderation.h"
@@ -217,10 +218,8 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 	    user.computer ? "(C)" : "");
 	if (user.last_login) {
 		char when[64];
-		time_t t = (time_t)user.last_login;
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof when, "%a %b %e, %H:%M UTC %Y", &tm);
+
+		fics_date(user.last_login, when, sizeof when);
 		session_printf(s, "Last disconnected: %s\n\n", when);
 	} else {
 		session_printf(s, "Has never logged in.\n\n");

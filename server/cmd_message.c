@@ -10,20 +10,11 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "fics.h"
 #include "lists.h"
 #include "number.h"
 #include "server.h"
 #include "session.h"
-
-/* FICS's time of a message: "Tue Dec  1, 13:40 UTC 2026". */
-static void message_time(int64_t when, char *buf, size_t len)
-{
-	time_t t = (time_t)when;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%a %b %e, %H:%M UTC %Y", &tm);
-}
 
 /* What one listing walks: which messages (all, one number, from or to an account). */
 struct walk {
@@ -48,7 +39,7 @@ static void show_one(void *arg, const struct db_message *m)
 	w->found_id = m->id;
 	if (w->heading && !w->shown)
 		session_printf(w->s, "%s\n", w->heading);
-	message_time(m->sent, when, sizeof when);
+	fics_date(m->sent, when, sizeof when);
 	if (w->numbered)
 		session_printf(w->s, "%2d. %s at %s: %s\n", w->number, m->sender, when, m->text);
 	else

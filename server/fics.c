@@ -274,16 +274,22 @@ void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 	    b->fullmove_number);
 }
 
+void fics_date(int64_t when, char *buf, size_t len)
+{
+	time_t t = (time_t)when;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%a %b %e, %H:%M UTC %Y", &tm);
+}
+
 void fics_movelist_header(const char *const names[2], const char *const ratings[2],
     int64_t started_unix, bool rated, const struct clock_control *tc, char *buf, size_t len)
 {
 	char when[64];
 	long long min = 0, inc = 0;
-	time_t started = (time_t)started_unix;
-	struct tm tm;
 
-	gmtime_r(&started, &tm);
-	strftime(when, sizeof when, "%a %b %e, %H:%M UTC %Y", &tm);
+	fics_date(started_unix, when, sizeof when);
 	size_t n = (size_t)snprintf(buf, len, "%s (%s) vs. %s (%s) --- %s\n", names[WHITE],
 	    ratings[WHITE], names[BLACK], ratings[BLACK], when);
 	const char *type = clock_category_name(clock_category(tc));

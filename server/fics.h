@@ -54,6 +54,10 @@ enum fics_relation {
 #define FICS_LINE_MAX 512
 #define FICS_BOARD_MAX 2048	/* a style 1 board */
 
+/* A moment as FICS writes it in movelists, history, finger and messages:
+ * "Tue Dec  1, 13:40 UTC 2026" (UTC). */
+void fics_date(int64_t when, char *buf, size_t len);
+
 /* FICS's "strength": material, pawn 1, minor 3, rook 5, queen 9. */
 int fics_material(const struct board *b, enum color c);
 /* The <12> line for one viewer; ms selects milliseconds (iset ms 1). */
