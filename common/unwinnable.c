@@ -308,15 +308,34 @@ static int edge_distance(int sq)
 	return df < dr ? df : dr;
 }
 
-static int corner_distance(int sq)
+#define BB_CORNERS (bb_square(SQ_A1) | bb_square(SQ_H1) | bb_square(SQ_A8) | bb_square(SQ_H8))
+
+static int corner_distance(int sq, bitboard corners)
 {
-	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
 	int best = 7;
 
-	for (int i = 0; i < 4; i++)
-		if (distance(sq, corners[i]) < best)
-			best = distance(sq, corners[i]);
+	while (corners) {
+		int c = bb_pop(&corners);
+		if (distance(sq, c) < best)
+			best = distance(sq, c);
+	}
 	return best;
+}
+
+/* The corners where the winner's minor pieces can mate: a lone bishop (or
+ * bishops all of one colour) checks only the corners of its colour. */
+static bitboard mating_corners(const struct board *b, enum color winner)
+{
+	bitboard ours = b->by_color[winner];
+	bitboard bishops = ours & b->by_type[BISHOP];
+
+	if ((ours & (b->by_type[PAWN] | b->by_type[KNIGHT])) || !bishops)
+		return BB_CORNERS;
+	if (!(bishops & BB_DARK_SQUARES))
+		return BB_CORNERS & BB_LIGHT_SQUARES;
+	if (!(bishops & BB_LIGHT_SQUARES))
+		return BB_CORNERS & BB_DARK_SQUARES;
+	return BB_CORNERS;
 }
 
 /*
@@ -429,7 +448,7 @@ static int dive_distance(const struct board *b, enum color winner)
 	}
 	h += 2 * edge_distance(lk);
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 5 * corner_distance(lk);	/* minor pieces mate in corners */
+		h += 5 * corner_distance(lk, mating_corners(b, winner));	/* minor pieces mate in corners */
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
@@ -501,14 +520,21 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 		score[j] = sc;
 		list[j] = m;
 	}
-	for (int i = 0; i < n && i <= slack && score[i] != INT32_MAX; i++) {
+	/* A child already explored as deep (or on the line itself) is passed
+	 * over without spending a detour: the dive goes on with the next best
+	 * instead of stopping in the first cycle its guide leads it into. */
+	for (int i = 0, detours = 0; i < n && detours <= slack && score[i] != INT32_MAX; i++) {
 		struct board child = *b;
 		board_make(&child, list[i]);
+		const struct dive_entry *c = &d->tt[child.key & d->tt_mask];
+		if (c->key == child.key && c->depth >= depth - 1 && c->slack >= slack - detours)
+			continue;
 		d->path[ply] = list[i];
-		if (dive_find(d, &child, depth - 1, slack - i, ply + 1))
+		if (dive_find(d, &child, depth - 1, slack - detours, ply + 1))
 			return true;
 		if (d->nodes > d->budget)
 			return false;
+		detours++;
 	}
 	return false;
 }
@@ -708,7 +734,7 @@ static int reach_distance(const struct board *b, enum color winner)
 	enum color loser = color_other(winner);
 	int lk = board_king(b, loser), h = 0;
 
-	h += 2 * corner_distance(lk) + 2 * edge_distance(lk);
+	h += 2 * corner_distance(lk, mating_corners(b, winner)) + 2 * edge_distance(lk);
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
