@@ -439,25 +439,25 @@ static int dive_distance(const struct board *b, enum color winner)
 {
 	enum color loser = color_other(winner);
 	int lk = board_king(b, loser), h = 0;
-	bitboard occ = board_occupied(b) & ~bb_square(lk);
+	/* The winner's attacks, seen through the loser's king as a slider sees
+	 * a square it has just left: one lookup a piece, not one a square. */
+	bitboard occ = board_occupied(b) & ~bb_square(lk), attacked = 0;
 
-	for (bitboard f = attacks_king(lk) & ~b->by_color[loser]; f;) {
-		int sq = bb_pop(&f);
-		if (!(board_attackers(b, sq, occ) & b->by_color[winner]))
-			h += 6;
-	}
-	h += 2 * edge_distance(lk);
-	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 5 * corner_distance(lk, mating_corners(b, winner));	/* minor pieces mate in corners */
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
-		switch (piece_type_of(b->squares[sq])) {
+		enum piece_type t = piece_type_of(b->squares[sq]);
+		attacked |= t == PAWN ? attacks_pawn(sq, winner) : attacks_of(t, sq, occ);
+		switch (t) {
 		case KING: h += d > 2 ? d - 2 : 0; break;
 		case PAWN: h += 3 * (winner == WHITE ? 7 - square_rank(sq) : square_rank(sq)); break;
 		case QUEEN: h += d - 12; break;
 		default: h += 2 * (d - 6); break;
 		}
 	}
+	h += 6 * bb_count(attacks_king(lk) & ~b->by_color[loser] & ~attacked);
+	h += 2 * edge_distance(lk);
+	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
+		h += 5 * corner_distance(lk, mating_corners(b, winner));	/* minor pieces mate in corners */
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
