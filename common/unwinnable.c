@@ -29,14 +29,18 @@
 #include "unwinnable.h"
 
 /* Shares (percent) of the budget: a first short walk of stage 3, then
- * stage 2's dive and its iterative deepening; stage 3 gets the rest. */
-#define REACH_FIRST_PCT 5
+ * stage 2's dive and its iterative deepening; stage 3 gets the rest.  The
+ * first walk finds many long helpmates of lone minor pieces (best first,
+ * it leaves a plateau of its guide for the best frontier anywhere) and the
+ * dive most of the rest: on random playouts that split leaves the fewest
+ * positions undetermined for the same mean time. */
+#define REACH_FIRST_PCT 15
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
 /* The guided dive's share (percent) of the budget, its line length and detours. */
-#define DIVE_SHARE_PCT 30
+#define DIVE_SHARE_PCT 45
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
 /* Entries of the searches' transposition tables at most: they only save
