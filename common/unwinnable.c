@@ -4,11 +4,12 @@
  *   1. the static check of board.c: material that can never mate, or a
  *      locked pawn wall that no king can cross; at the root only, regions
  *      drawn over every future structure of kings, pawns and bishops;
- *   2. cooperative mate searches (both sides helping the winner): a guided
- *      dive that follows the child nearest a mate, one more detour allowed
- *      each pass, for long helpmates; then iterative deepening for short
- *      ones.  They only ever answer "winnable", with the line found, so
- *      their ordering and pruning may be as greedy as they like;
+ *   2. cooperative mate searches (both sides helping the winner): a beam
+ *      that keeps the few positions nearest a mate ply after ply, and a
+ *      guided dive that follows the child nearest a mate, one more detour
+ *      allowed each pass, for long helpmates; then iterative deepening for
+ *      short ones.  They only ever answer "winnable", with the line found,
+ *      so their ordering and pruning may be as greedy as they like;
  *   3. a best-first walk over every position reachable from here, cutting
  *      only where stage 1 proves a position hopeless.  If the walk runs out
  *      of positions without meeting a mate, no series of legal moves mates:
@@ -29,11 +30,11 @@
 #include "unwinnable.h"
 
 /* Shares (percent) of the budget: a first short walk of stage 3, then
- * stage 2's dive and its iterative deepening; stage 3 gets the rest.  The
- * first walk finds many long helpmates of lone minor pieces (best first,
- * it leaves a plateau of its guide for the best frontier anywhere) and the
- * dive most of the rest: on random playouts that split leaves the fewest
- * positions undetermined for the same mean time. */
+ * stage 2's beam (below), dive and iterative deepening; stage 3 gets the
+ * rest.  The first walk finds many long helpmates of lone minor pieces
+ * (best first, it leaves a plateau of its guide for the best frontier
+ * anywhere) and the dive most of the rest: on random playouts that split
+ * leaves the fewest positions undetermined for the same mean time. */
 #define REACH_FIRST_PCT 15
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
@@ -43,6 +44,14 @@
 #define DIVE_SHARE_PCT 45
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
+/* The beam's share (percent) of the budget, its widths (each pass four
+ * times the last) and its line length, within HELPMATE_MAX_PLIES. */
+#define BEAM_SHARE_PCT 10
+#define BEAM_WIDTH_MIN 32
+#define BEAM_WIDTH_MAX 128
+#define BEAM_MAX_PLIES 160
+_Static_assert(BEAM_MAX_PLIES <= HELPMATE_MAX_PLIES, "a beam's line must fit a helpmate");
+_Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indices");
 /* Entries of the searches' transposition tables at most: they only save
  * work, and clearing a larger one costs more than it saves on most calls. */
 #define DIVE_TT_MAX (1u << 14)
@@ -684,6 +693,116 @@ static int key_set_add(struct key_set *set, uint64_t key)
 	return 1;
 }
 
+/*
+ * Stage 2's beam: the `width` children nearest a mate by dive_distance,
+ * over every position of the beam, ply after ply, never one seen before.
+ * Where the dive follows one line and spends its detours near the end of
+ * it, the beam moves a whole front: it walks along the plateaus of the
+ * guide that a lone minor piece's mates cross (the loser's pieces brought
+ * round their king or taken one by one, the king walked to a corner) and
+ * finds lines of a hundred plies and more in a few thousand positions.
+ */
+struct beam_step {
+	uint16_t parent;	/* index in the previous ply's beam */
+	move played;
+};
+
+struct beam_pick {
+	int score;
+	uint16_t parent;
+	move played;
+};
+
+static int beam_pick_cmp(const void *a, const void *b)
+{
+	const struct beam_pick *x = a, *y = b;
+	return (x->score > y->score) - (x->score < y->score);
+}
+
+/* One beam of `width`, at most BEAM_MAX_PLIES deep; false at budget or a dead end. */
+static bool beam_find(const struct board *root, enum color winner, int width, long budget,
+    struct helpmate *line, long *used)
+{
+	struct board *now = malloc((size_t)width * sizeof *now);
+	struct board *next = malloc((size_t)width * sizeof *next);
+	struct beam_step *steps = malloc((size_t)BEAM_MAX_PLIES * (size_t)width * sizeof *steps);
+	struct beam_pick *picks = malloc((size_t)width * MAX_MOVES * sizeof *picks);
+	struct key_set seen;
+	bool found = false;
+	int count = 1;
+
+	seen.slots = NULL;
+	if (!now || !next || !steps || !picks || !key_set_init(&seen))
+		goto done;
+	key_set_add(&seen, root->key);
+	now[0] = *root;
+	for (int ply = 0; ply < BEAM_MAX_PLIES && count > 0; ply++) {
+		int npicks = 0;
+		for (int i = 0; i < count && !found; i++) {
+			move list[MAX_MOVES];
+			if (++*used > budget)
+				goto done;
+			int n = movegen_legal(&now[i], list);
+			for (int k = 0; k < n; k++) {
+				struct board child = now[i];
+				board_make(&child, list[k]);
+				if (now[i].side == winner && board_in_check(&child) &&
+				    movegen_count(&child) == 0) {
+					/* The line to now[i], back through the beams, then the mate. */
+					if (line) {
+						line->nplies = ply + 1;
+						line->moves[ply] = list[k];
+						for (int q = ply - 1, at = i; q >= 0; q--) {
+							const struct beam_step *st = &steps[(size_t)q * (size_t)width + (size_t)at];
+							line->moves[q] = st->played;
+							at = st->parent;
+						}
+					}
+					found = true;
+					break;
+				}
+				if (hopeless(&child, winner) || key_set_add(&seen, child.key) <= 0)
+					continue;
+				picks[npicks++] = (struct beam_pick){ dive_distance(&child, winner),
+				    (uint16_t)i, list[k] };
+			}
+		}
+		if (found)
+			break;
+		qsort(picks, (size_t)npicks, sizeof *picks, beam_pick_cmp);
+		count = npicks < width ? npicks : width;
+		for (int j = 0; j < count; j++) {
+			next[j] = now[picks[j].parent];
+			board_make(&next[j], picks[j].played);
+			steps[(size_t)ply * (size_t)width + (size_t)j] =
+			    (struct beam_step){ picks[j].parent, picks[j].played };
+		}
+		struct board *swap = now;
+		now = next;
+		next = swap;
+	}
+done:
+	free(now);
+	free(next);
+	free(steps);
+	free(picks);
+	free(seen.slots);
+	return found;
+}
+
+/* Beams ever wider, until a mate or the budget. */
+static bool beam_widen(const struct board *b, enum color winner, long budget,
+    struct helpmate *line, long *used)
+{
+	*used = 0;
+	for (int width = BEAM_WIDTH_MIN; width <= BEAM_WIDTH_MAX && *used < budget; width *= 4)
+		if (beam_find(b, winner, width, budget, line, used))
+			return true;
+	if (*used > budget)
+		*used = budget;
+	return false;
+}
+
 static void heap_push(struct reach *r, struct heap_item it)
 {
 	size_t i = r->heap_len++;
@@ -887,6 +1006,9 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
 	v = UNWINNABLE_WINNABLE;
+	if (beam_widen(b, side, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
+		goto done;
+	spent += used;
 	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
 		goto done;
 	spent += used;

@@ -337,6 +337,26 @@ static void test_lone_minor_mates(void **state)
 	}
 }
 
+/*
+ * Two bishops of one colour against two rooks, a knight and a pawn, which
+ * must all be taken or walled in before the bishops can mate: CHA's line
+ * is 35 plies.  Only the beam, which moves a whole front along its guide,
+ * finds a mate within the flag budget.
+ */
+static void test_beam_long_mate(void **state)
+{
+	static const char *const fen = "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90";
+	char err[128];
+	struct board b;
+	struct helpmate line;
+
+	(void)state;
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	assert_int_equal(unwinnable_decide(&b, BLACK, UNWINNABLE_FLAG_NODES, &line),
+	    UNWINNABLE_WINNABLE);
+	check_helpmate(fen, &b, BLACK, &line);
+}
+
 /* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
 static void test_flag_result(void **state)
 {
@@ -376,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_pawn_lock),
 		cmocka_unit_test(test_lone_minor_mates),
+		cmocka_unit_test(test_beam_long_mate),
 		cmocka_unit_test(test_flag_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
