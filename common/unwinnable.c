@@ -52,6 +52,9 @@
 #define BEAM_MAX_PLIES 160
 _Static_assert(BEAM_MAX_PLIES <= HELPMATE_MAX_PLIES, "a beam's line must fit a helpmate");
 _Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indices");
+/* Children scored by the dive's and the beam's guide that count as one
+ * more node (see scoring_cost). */
+#define SCORED_MOVES_PER_NODE 32
 /* Entries of the searches' transposition tables at most: they only save
  * work, and clearing a larger one costs more than it saves on most calls. */
 #define DIVE_TT_MAX (1u << 14)
@@ -302,6 +305,24 @@ static bool hopeless(const struct board *b, enum color side)
 	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b);
 }
 
+/*
+ * hopeless() for the child of a position that is not hopeless, by move m:
+ * a quiet move of a piece (no capture, no pawn, no castling) from a
+ * position with no en passant capture changes neither the material nor
+ * the pawns nor the region any king or bishop may reach, so the child is
+ * not hopeless either, and the checks (pawn walls' flood fills, dear with
+ * a crowd of bishops) are skipped.  Skipping them could only search more.
+ */
+static bool hopeless_after(const struct board *parent, move m, const struct board *child,
+    enum color side)
+{
+	if (parent->ep_square == SQ_NONE && move_kind_of(m) == MOVE_NORMAL &&
+	    parent->squares[move_to(m)] == NO_PIECE &&
+	    piece_type_of(parent->squares[move_from(m)]) != PAWN)
+		return false;
+	return hopeless(child, side);
+}
+
 enum unwinnable_verdict unwinnable_quick(const struct board *b, enum color side)
 {
 	return hopeless(b, side) || pawn_lock_unwinnable(b, side) ?
@@ -429,7 +450,7 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 			}
 			continue;	/* stalemate, or the winner mated: no way on */
 		}
-		if (depth == 1 || hopeless(&child, s->winner))
+		if (depth == 1 || hopeless_after(b, list[i], &child, s->winner))
 			continue;
 		s->path[ply] = list[i];
 		if (helpmate_find(s, &child, depth - 1, ply + 1))
@@ -480,6 +501,15 @@ static int dive_distance(const struct board *b, enum color winner)
 	return h;
 }
 
+/* Nodes charged, beyond the one for the position itself, for scoring its n
+ * children in the dive or the beam: nothing in an ordinary ending, more
+ * where a crowd of pieces gives so many moves that the guide's cost per
+ * position, not the count of positions, would otherwise bound the time. */
+static long scoring_cost(int n)
+{
+	return n / SCORED_MOVES_PER_NODE;
+}
+
 struct dive_entry {
 	uint64_t key;
 	int16_t depth, slack;	/* explored this deep with this many detours */
@@ -513,6 +543,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 		return false;
 	*e = (struct dive_entry){ b->key, (int16_t)depth, (int16_t)slack };
 	int n = movegen_legal(b, list);
+	d->nodes += scoring_cost(n);
 	for (int i = 0; i < n; i++) {
 		struct board child = *b;
 		board_make(&child, list[i]);
@@ -521,7 +552,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 			d->length = ply + 1;
 			return true;
 		}
-		int sc = hopeless(&child, d->winner) ? INT32_MAX :
+		int sc = hopeless_after(b, list[i], &child, d->winner) ? INT32_MAX :
 		    dive_distance(&child, d->winner);
 		int j = i;
 		move m = list[i];
@@ -743,6 +774,7 @@ static bool beam_find(const struct board *root, enum color winner, int width, lo
 			if (++*used > budget)
 				goto done;
 			int n = movegen_legal(&now[i], list);
+			*used += scoring_cost(n);
 			for (int k = 0; k < n; k++) {
 				struct board child = now[i];
 				board_make(&child, list[k]);
@@ -761,7 +793,8 @@ static bool beam_find(const struct board *root, enum color winner, int width, lo
 					found = true;
 					break;
 				}
-				if (hopeless(&child, winner) || key_set_add(&seen, child.key) <= 0)
+				if (hopeless_after(&now[i], list[k], &child, winner) ||
+				    key_set_add(&seen, child.key) <= 0)
 					continue;
 				picks[npicks++] = (struct beam_pick){ dive_distance(&child, winner),
 				    (uint16_t)i, list[k] };
@@ -970,7 +1003,7 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
 				return r->verdict;
 			}
-			if (hopeless(&child, r->winner))
+			if (hopeless_after(&at, list[i], &child, r->winner))
 				continue;
 			if (!reach_add(r, &child, node, list[i]))
 				r->incomplete = true;
