@@ -490,8 +490,9 @@ static int dive_distance(const struct board *b, enum color winner)
 	}
 	h += 6 * bb_count(attacks_king(lk) & ~b->by_color[loser] & ~attacked);
 	h += 2 * edge_distance(lk);
+	/* Minor pieces mate in corners. */
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 5 * corner_distance(lk, mating_corners(b, winner));	/* minor pieces mate in corners */
+		h += 5 * corner_distance(lk, mating_corners(b, winner));
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
@@ -750,6 +751,20 @@ static int beam_pick_cmp(const void *a, const void *b)
 	return (x->score > y->score) - (x->score < y->score);
 }
 
+/* The line to entry `at` of the beam at `ply`, back through the beams'
+ * steps, then the mate. */
+static void beam_line(const struct beam_step *steps, int width, int ply, int at, move mate,
+    struct helpmate *line)
+{
+	line->nplies = ply + 1;
+	line->moves[ply] = mate;
+	for (int q = ply - 1; q >= 0; q--) {
+		const struct beam_step *st = &steps[(size_t)q * (size_t)width + (size_t)at];
+		line->moves[q] = st->played;
+		at = st->parent;
+	}
+}
+
 /* One beam of `width`, at most BEAM_MAX_PLIES deep; false at budget or a dead end. */
 static bool beam_find(const struct board *root, enum color winner, int width, long budget,
     struct helpmate *line, long *used)
@@ -780,24 +795,16 @@ static bool beam_find(const struct board *root, enum color winner, int width, lo
 				board_make(&child, list[k]);
 				if (now[i].side == winner && board_in_check(&child) &&
 				    movegen_count(&child) == 0) {
-					/* The line to now[i], back through the beams, then the mate. */
-					if (line) {
-						line->nplies = ply + 1;
-						line->moves[ply] = list[k];
-						for (int q = ply - 1, at = i; q >= 0; q--) {
-							const struct beam_step *st = &steps[(size_t)q * (size_t)width + (size_t)at];
-							line->moves[q] = st->played;
-							at = st->parent;
-						}
-					}
+					if (line)
+						beam_line(steps, width, ply, i, list[k], line);
 					found = true;
 					break;
 				}
 				if (hopeless_after(&now[i], list[k], &child, winner) ||
 				    key_set_add(&seen, child.key) <= 0)
 					continue;
-				picks[npicks++] = (struct beam_pick){ dive_distance(&child, winner),
-				    (uint16_t)i, list[k] };
+				picks[npicks++] = (struct beam_pick){
+					dive_distance(&child, winner), (uint16_t)i, list[k] };
 			}
 		}
 		if (found)

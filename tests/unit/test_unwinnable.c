@@ -332,7 +332,8 @@ static void test_lone_minor_mates(void **state)
 		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
 		    UNWINNABLE_FLAG_NODES, &line);
 		if (v != UNWINNABLE_WINNABLE)
-			fail_msg("%s: %s, expected winnable", cases[i].fen, unwinnable_verdict_name(v));
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
 		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
 	}
 }
