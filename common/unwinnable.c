@@ -307,18 +307,22 @@ static bool hopeless(const struct board *b, enum color side)
 
 /*
  * hopeless() for the child of a position that is not hopeless, by move m:
- * a quiet move of a piece (no capture, no pawn, no castling) from a
- * position with no en passant capture changes neither the material nor
- * the pawns nor the region any king or bishop may reach, so the child is
- * not hopeless either, and the checks (pawn walls' flood fills, dear with
- * a crowd of bishops) are skipped.  Skipping them could only search more.
+ * a quiet move of a piece other than a king or a pawn (no capture, no
+ * castling) from a position with no en passant capture changes neither the
+ * material nor the pawns nor the squares a bishop may reach (it can always
+ * slide back), so the child is not hopeless either, and the checks (pawn
+ * walls' flood fills, dear with a crowd of bishops) are skipped.  A king
+ * is not skipped: stepping off a square an enemy pawn attacks, it may shut
+ * itself out of squares it could reach from there.  Skipping could only
+ * ever search more, never answer "unwinnable" where a check would not.
  */
 static bool hopeless_after(const struct board *parent, move m, const struct board *child,
     enum color side)
 {
+	enum piece_type t = piece_type_of(parent->squares[move_from(m)]);
+
 	if (parent->ep_square == SQ_NONE && move_kind_of(m) == MOVE_NORMAL &&
-	    parent->squares[move_to(m)] == NO_PIECE &&
-	    piece_type_of(parent->squares[move_from(m)]) != PAWN)
+	    parent->squares[move_to(m)] == NO_PIECE && t != PAWN && t != KING)
 		return false;
 	return hopeless(child, side);
 }

@@ -358,6 +358,26 @@ static void test_beam_long_mate(void **state)
 	check_helpmate(fen, &b, BLACK, &line);
 }
 
+/*
+ * Black's king, checked by a pawn, has two steps, each into a walled-in
+ * region where the pawns are frozen: the walk proves it at once.  The
+ * searches skip the static checks after quiet moves, but never after a
+ * king's, which may shut the king out of squares it could reach before.
+ */
+static void test_king_steps_into_wall(void **state)
+{
+	static const char *const fen = "8/2b5/kp1p1p2/1PpP1Pp1/K1P3P1/3B4/8/8 b - - 0 1";
+	char err[128];
+	struct board b;
+
+	(void)state;
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNDETERMINED);
+	for (int c = WHITE; c <= BLACK; c++)
+		assert_int_equal(unwinnable_decide(&b, (enum color)c, UNWINNABLE_FLAG_NODES / 100,
+		    NULL), UNWINNABLE_UNWINNABLE);
+}
+
 /* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
 static void test_flag_result(void **state)
 {
@@ -398,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_pawn_lock),
 		cmocka_unit_test(test_lone_minor_mates),
 		cmocka_unit_test(test_beam_long_mate),
+		cmocka_unit_test(test_king_steps_into_wall),
 		cmocka_unit_test(test_flag_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
