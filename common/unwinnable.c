@@ -29,13 +29,14 @@
 #include "movegen.h"
 #include "unwinnable.h"
 
-/* Shares (percent) of the budget: a first short walk of stage 3, then
- * stage 2's beam (below), dive and iterative deepening; stage 3 gets the
- * rest.  The first walk finds many long helpmates of lone minor pieces
- * (best first, it leaves a plateau of its guide for the best frontier
- * anywhere) and the dive most of the rest: on random playouts that split
- * leaves the fewest positions undetermined for the same mean time. */
-#define REACH_FIRST_PCT 15
+/* Shares (percent) of the budget: a first walk of stage 3, then stage 2's
+ * beam (below), dive and iterative deepening; stage 3 resumes with what
+ * they left, if more than its first run had.  The walk finds many long
+ * helpmates of lone minor pieces (best first, it leaves a plateau of its
+ * guide for the best frontier anywhere) and is the only proof of
+ * "unwinnable", so it keeps half the budget whatever the searches spend;
+ * the dive, which finds most other long helpmates, has most of the rest. */
+#define REACH_FIRST_PCT 50
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
