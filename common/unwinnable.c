@@ -31,12 +31,12 @@
 
 /* Shares (percent) of the budget: a first walk of stage 3, then stage 2's
  * beam (below), dive and iterative deepening; stage 3 resumes with what
- * they left, if more than its first run had.  The walk finds many long
- * helpmates of lone minor pieces (best first, it leaves a plateau of its
- * guide for the best frontier anywhere) and is the only proof of
- * "unwinnable", so it keeps half the budget whatever the searches spend;
- * the dive, which finds most other long helpmates, has most of the rest. */
-#define REACH_FIRST_PCT 50
+ * they left.  The first walk finds many long helpmates of lone minor pieces
+ * (best first, it leaves a plateau of its guide for the best frontier
+ * anywhere) and the dive most of the rest.  A first walk of half the budget
+ * proves a few more compositions unwinnable, but costs the long helpmates
+ * that the dive finds a third more time, the tail of a flag's decision. */
+#define REACH_FIRST_PCT 15
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
