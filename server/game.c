@@ -639,14 +639,18 @@ static void tell_start(struct session *s, void *arg)
 		session_notify(s, "%s", n->intro);
 }
 
-/* ... and sessions following either player start observing it. */
+/*
+ * ... and sessions following either player start observing it.  As in
+ * lasker, where following is an "observe" made for the follower, a refusal
+ * (a private game, say) is told to the follower as observe would tell it.
+ */
 static void start_following(struct session *s, void *arg)
 {
 	struct start_news *n = arg;
 	char err[FICS_LINE_MAX];
 
-	if (game_color_of(n->g, s) < 0)
-		game_watch(n->g, s, err, sizeof err);
+	if (game_color_of(n->g, s) < 0 && game_watch(n->g, s, err, sizeof err) < 0)
+		session_notify(s, "%s", err);
 }
 
 static void announce_watchers(struct game *g, bool continuing)
