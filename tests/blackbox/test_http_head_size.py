@@ -62,6 +62,13 @@ class HeadSizeTest(WebTestCase):
     def serves_on(self, srv):
         self.assertEqual(get_json(srv.http_port, "/api/games"), (200, []))
 
+    def stop_clean(self, srv):
+        """Stops srv; under ASan/UBSan a report in its stderr fails the test."""
+        srv.stop()
+        logs = srv.all_logs()
+        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            self.assertNotIn(word, logs, logs[-6000:])
+
     def conn(self, srv):
         s = socket.create_connection(("127.0.0.1", srv.http_port), timeout=GT)
         self.addCleanup(s.close)
@@ -79,6 +86,7 @@ class HeadSizeTest(WebTestCase):
             s.sendall(req)
             self.refused(read_all(s), code, why)
             self.serves_on(srv)
+        self.stop_clean(srv)
 
     def test_cut_off_before_the_head_ends(self):
         srv = self.web_server()
@@ -93,6 +101,7 @@ class HeadSizeTest(WebTestCase):
         except OSError:
             pass
         self.serves_on(srv)
+        self.stop_clean(srv)
 
     def test_after_a_kept_alive_request(self):
         srv = self.web_server()
@@ -103,6 +112,7 @@ class HeadSizeTest(WebTestCase):
         s.sendall(b"GET /api/games HTTP/1.1\r\nX: " + b"b" * 20000 + b"\r\n\r\n")
         self.refused(read_all(s))
         self.serves_on(srv)
+        self.stop_clean(srv)
 
     def test_the_limits_are_the_settings(self):
         srv = self.web_server(config={"http_request_line_bytes": 200, "http_header_bytes": 400})
@@ -118,6 +128,7 @@ class HeadSizeTest(WebTestCase):
         s.sendall(b"GET /api/games HTTP/1.1\r\n" + b"X-Big: " + b"v" * 700 + b"\r\n\r\n")
         self.refused(read_all(s))
         self.serves_on(srv)
+        self.stop_clean(srv)
 
     def test_over_tls(self):
         srv = self.start_server(config={"commands_per_sec": 1000, "command_burst": 1000},
@@ -131,6 +142,7 @@ class HeadSizeTest(WebTestCase):
         s.sendall(b"GET / HTTP/1.1\r\nX: " + b"t" * 20000 + b"\r\n\r\n")
         self.refused(read_all(s))
         self.assertEqual(get_json(srv.https_port, "/api/games", tls=True), (200, []))
+        self.stop_clean(srv)
 
     def test_a_stream_is_not_cut_by_what_its_client_sends(self):
         srv = self.web_server(config={"web_heartbeat_ms": 100})
@@ -154,6 +166,8 @@ class HeadSizeTest(WebTestCase):
         self.assertNotIn(b"HTTP/1.1", more)
         self.assertGreaterEqual(more.count(b"\n"), 3, more)
         self.serves_on(srv)
+        s.close()
+        self.stop_clean(srv)
 
 
 if __name__ == "__main__":
