@@ -217,16 +217,26 @@ static void cmd_allobservers(struct session *s, const struct cmd_args *a)
 	session_printf(s, "  %d game%s displayed.\n", l.shown, l.shown == 1 ? "" : "s");
 }
 
+/*
+ * As lasker: a guest talks only in a game of its own (played or examined),
+ * never into other people's, so a throwaway name cannot spam their observers.
+ */
 static void chat(struct session *s, const char *text, bool whisper)
 {
 	struct game *g = session_game(s);
 
 	if (!g && session_examining(s))
 		g = examine_game(session_examining(s));
+	bool own = g != NULL;
 	if (!g && session_observed_count(s))
 		g = session_observed_at(s, 0);
 	if (!g) {
 		session_printf(s, "You are not playing or observing a game.\n");
+		return;
+	}
+	if (!own && !session_registered(s)) {
+		session_printf(s, "You must be registered to %s other people's games.\n",
+		    whisper ? "whisper" : "kibitz");
 		return;
 	}
 	game_chat(g, s, text, whisper);

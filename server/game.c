@@ -38,6 +38,16 @@ enum deciding {
 	DECIDING_CLAIM,		/* a player claims the opponent cannot mate (draw) */
 };
 
+/*
+ * A position as FIDE 9.2.3 tells positions apart (its Zobrist key: pieces,
+ * castling, en passant, side to move), whatever the move counters say.
+ */
+struct claim_spot {
+	uint64_t key;
+	enum color side;
+	bool set;
+};
+
 /* What the game keeps per ply beyond the move itself. */
 struct game {
 	struct server *srv;
@@ -81,7 +91,7 @@ struct game {
 	enum color deciding_for;	/* the side whose mating chances are judged */
 	struct verdict_job *verdict;	/* the decision running; NULL while it waits for room */
 	struct session *claimant;	/* DECIDING_CLAIM: whose reply waits, NULL once gone */
-	char claim_refused[COLOR_NB][FEN_MAX];	/* where a side's claim last failed */
+	struct claim_spot claim_refused[COLOR_NB];	/* where a side's claim last failed */
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
@@ -639,14 +649,18 @@ static void tell_start(struct session *s, void *arg)
 		session_notify(s, "%s", n->intro);
 }
 
-/* ... and sessions following either player start observing it. */
+/*
+ * ... and sessions following either player start observing it.  As in
+ * lasker, where following is an "observe" made for the follower, a refusal
+ * (a private game, say) is told to the follower as observe would tell it.
+ */
 static void start_following(struct session *s, void *arg)
 {
 	struct start_news *n = arg;
 	char err[FICS_LINE_MAX];
 
-	if (game_color_of(n->g, s) < 0)
-		game_watch(n->g, s, err, sizeof err);
+	if (game_color_of(n->g, s) < 0 && game_watch(n->g, s, err, sizeof err) < 0)
+		session_notify(s, "%s", err);
 }
 
 static void announce_watchers(struct game *g, bool continuing)
@@ -1660,9 +1674,9 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 	 * time: where the claim failed, another is an offer at once, so that "draw"
 	 * over and over cannot keep the clocks stopped and the opponent waiting.
 	 */
-	char fen[FEN_MAX];
-	fen_format(position_board(g->pos), fen);
-	if (!strcmp(fen, g->claim_refused[c])) {
+	const struct board *b = position_board(g->pos);
+	const struct claim_spot *refused = &g->claim_refused[c];
+	if (refused->set && refused->key == b->key && refused->side == b->side) {
 		offer_draw(s, g);
 		return;
 	}
@@ -1704,7 +1718,9 @@ static void claim_decided(struct game *g, bool drawn)
 
 	g->claimant = NULL;
 	if (!drawn) {
-		fen_format(position_board(g->pos), g->claim_refused[color_other(g->deciding_for)]);
+		const struct board *b = position_board(g->pos);
+		g->claim_refused[color_other(g->deciding_for)] =
+		    (struct claim_spot){ b->key, (enum color)b->side, true };
 		undecided(g);
 		if (s)
 			session_reply_resume(s, offer_draw, g);

@@ -72,7 +72,8 @@ static const struct help_topic topics[] = {
 	{ "observe",
 	  "Watches a game: \"observe 12\" (game number) or \"observe alice\" (the game\n"
 	  "alice plays).  You get its board after every move, and \"kibitz\" and\n"
-	  "\"whisper\" talk to its players and watchers.  \"unobserve\" stops;\n"
+	  "\"whisper\" talk to its players and watchers (guests talk only in their\n"
+	  "own games).  \"unobserve\" stops;\n"
 	  "\"follow alice\" watches every game alice starts; \"allobservers\" lists\n"
 	  "who watches what.\n" },
 	{ "examine",
