@@ -550,6 +550,10 @@ static void on_line(void *arg, const char *line, long block)
 		u->replaced = true;
 	if (!strncmp(line, "{Game ", 6))
 		game_announced(u, line);
+	if (!strncmp(line, "<12> ", 5) && style12_parse(line, &s) < 0) {
+		show_line(u, "(the server sent a position the client cannot show: ignored)");
+		return;
+	}
 	if (!style12_parse(line, &s)) {
 		/* A game we play wins the screen over one we watch. */
 		const struct style12 *cur = game_view_style12(u->view);
@@ -615,6 +619,30 @@ static void stored_read(struct ui *u)
 	}
 }
 
+/*
+ * The reply to our "moves" came: the earlier moves join the list on screen,
+ * or one line says why they cannot.
+ */
+static void moves_read(struct ui *u, const struct movelist *ml)
+{
+	char text[160];
+
+	if (movelist_complete(ml)) {
+		if (!game_view_set_history(u->view, ml->game, ml->white, ml->black, ml->first_ply,
+		    (const char (*)[MOVE_TEXT_MAX])ml->san, ml->count))
+			redraw(u);
+		return;
+	}
+	if (ml->too_long)
+		snprintf(text, sizeof text, "(the server's move list of game %d is longer than %d "
+		    "half-moves: the moves before you joined are not shown)", u->moves_game,
+		    MOVELIST_PLIES_MAX);
+	else
+		snprintf(text, sizeof text, "(the server's move list of game %d could not be read: "
+		    "the moves before you joined are not shown)", u->moves_game);
+	show_line(u, text);
+}
+
 static void on_block_end(void *arg, long id)
 {
 	struct ui *u = arg;
@@ -629,11 +657,8 @@ static void on_block_end(void *arg, long id)
 	case REQUEST_WHO_QUIET:
 		return;
 	case REQUEST_MOVES:
-		if (u->movelist && movelist_complete(u->movelist) &&
-		    !game_view_set_history(u->view, u->movelist->game, u->movelist->white,
-		    u->movelist->black, u->movelist->first_ply,
-		    (const char (*)[MOVE_TEXT_MAX])u->movelist->san, u->movelist->count))
-			redraw(u);
+		if (u->movelist)
+			moves_read(u, u->movelist);
 		free(u->movelist);
 		u->movelist = NULL;
 		return;
