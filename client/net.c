@@ -36,6 +36,7 @@ struct net {
 	struct net_callbacks cb;
 	void *arg;
 	bool ended;
+	bool secured;		/* the TLS handshake is done and the certificate accepted */
 };
 
 static int tcp_connect(const char *host, int port, char *why, size_t why_len)
@@ -205,29 +206,44 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 
 	(void)bev;
 	if (what & BEV_EVENT_CONNECTED) {
-		if (n->ssl && check_certificate(n) < 0)
-			return;
+		if (n->ssl) {
+			bufferevent_set_timeouts(n->bev, NULL, NULL);
+			if (check_certificate(n) < 0)
+				return;
+			n->secured = true;
+		}
 		n->cb.connected(n->arg);
 		return;
 	}
-	if (what & BEV_EVENT_EOF) {
-		read_cb(n->bev, n);
-		end(n, NET_END_CLOSED, "the server closed the connection");
+	bool handshake = n->ssl && !n->secured;
+	if (what & BEV_EVENT_TIMEOUT) {
+		snprintf(why, sizeof why, "no TLS handshake from %s:%d within %d s", n->host,
+		    n->opt.port, NET_HANDSHAKE_SECONDS);
+		end(n, NET_END_ERROR, why);
 		return;
 	}
-	if (what & BEV_EVENT_ERROR) {
-		unsigned long e = bufferevent_get_openssl_error(n->bev);
-		if (e && ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
-			end(n, NET_END_CLOSED, "the server closed the connection");
-			return;
-		}
-		if (e)
-			snprintf(why, sizeof why, "TLS: %s", ERR_reason_error_string(e));
-		else
-			snprintf(why, sizeof why, "connection lost: %s",
-			    errno ? strerror(errno) : "error");
-		end(n, NET_END_ERROR, why);
+	unsigned long e = what & BEV_EVENT_ERROR ? bufferevent_get_openssl_error(n->bev) : 0;
+	if ((what & BEV_EVENT_EOF) ||
+	    (e && ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING)) {
+		/* Without close_notify too: OpenSSL 3 says so, and it is still a close. */
+		read_cb(n->bev, n);
+		end(n, NET_END_CLOSED, handshake ? "the server closed the connection during the "
+		    "TLS handshake" : "the server closed the connection");
+		return;
 	}
+	if (!(what & BEV_EVENT_ERROR))
+		return;
+	const char *reason = e ? ERR_reason_error_string(e) : NULL;
+	if (handshake)
+		snprintf(why, sizeof why, "TLS handshake with %s:%d failed (%s): is it a TLS port? "
+		    "--plain connects without TLS", n->host, n->opt.port,
+		    reason ? reason : e ? "unknown error" : strerror(errno ? errno : EPROTO));
+	else if (e)
+		snprintf(why, sizeof why, "TLS error on the connection: %s",
+		    reason ? reason : "unknown error");
+	else
+		snprintf(why, sizeof why, "connection lost: %s", errno ? strerror(errno) : "error");
+	end(n, NET_END_ERROR, why);
 }
 
 static void plain_connected(evutil_socket_t fd, short what, void *arg)
@@ -295,6 +311,10 @@ struct net *net_connect(struct event_base *base, const struct net_options *o,
 		return NULL;
 	}
 	bufferevent_setcb(n->bev, read_cb, NULL, event_cb, n);
+	if (o->tls) {
+		struct timeval handshake = { NET_HANDSHAKE_SECONDS, 0 };
+		bufferevent_set_timeouts(n->bev, &handshake, &handshake);
+	}
 	bufferevent_enable(n->bev, EV_READ | EV_WRITE);
 	if (!o->tls) {
 		n->start = evtimer_new(base, plain_connected, n);
