@@ -128,9 +128,11 @@ static bool confirm_new(struct net *n, const char *fp, const char *reason)
 }
 
 /*
- * The handshake is done: a certificate the system store verifies for this
- * host is trusted; any other is checked against the pins, and a new one is
- * pinned once confirmed.
+ * The handshake is done.  A pin for this host and port decides: the
+ * certificate must be the pinned one, even if an authority signed another
+ * (a pin is the user's word on what this server is).  Without a pin, a
+ * certificate the system store verifies for this host is trusted, and any
+ * other is pinned once confirmed.
  */
 static int check_certificate(struct net *n)
 {
@@ -146,14 +148,14 @@ static int check_certificate(struct net *n)
 	long verified = SSL_get_verify_result(n->ssl);
 	int ok = X509_digest(cert, EVP_sha256(), digest, &digest_len);
 	X509_free(cert);
-	if (verified == X509_V_OK)
-		return 0;
 	if (!ok || digest_len != 32) {
 		end(n, NET_END_ERROR, "cannot compute the certificate's fingerprint");
 		return -1;
 	}
 	known_hosts_format(digest, fp);
 	if (!n->known_hosts[0]) {
+		if (verified == X509_V_OK)
+			return 0;
 		snprintf(why, sizeof why, "the certificate of %s is not trusted (%s) and no "
 		    "known_hosts file can be used ($HOME is not set)", n->host,
 		    X509_verify_cert_error_string(verified));
@@ -165,6 +167,8 @@ static int check_certificate(struct net *n)
 	case KNOWN_HOST_MATCH:
 		return 0;
 	case KNOWN_HOST_NEW:
+		if (verified == X509_V_OK)
+			return 0;
 		if (!n->opt.accept_new && !confirm_new(n, fp, X509_verify_cert_error_string(verified)))
 			return -1;
 		if (known_hosts_pin(n->known_hosts, n->host, n->opt.port, fp, why, sizeof why) < 0)
@@ -176,12 +180,16 @@ static int check_certificate(struct net *n)
 		snprintf(why, sizeof why,
 		    "WARNING: THE CERTIFICATE OF %s:%d HAS CHANGED!\n"
 		    "Someone could be intercepting the connection, or the server has a new certificate.\n"
-		    "  pinned:  %s\n  offered: %s\n"
+		    "  pinned:  %s\n  offered: %s%s\n"
 		    "Refusing to connect.  If the change is expected, remove the line for %s:%d from %s.",
-		    n->host, n->opt.port, pinned, fp, n->host, n->opt.port, n->known_hosts);
+		    n->host, n->opt.port, pinned, fp, verified == X509_V_OK ?
+		    " (signed by an authority this system trusts; the pin still decides)" : "",
+		    n->host, n->opt.port, n->known_hosts);
 		end(n, NET_END_CERT_CHANGED, why);
 		return -1;
 	case KNOWN_HOST_ERROR:
+		if (verified == X509_V_OK)
+			return 0;
 		break;
 	}
 	end(n, NET_END_ERROR, why);
