@@ -634,12 +634,11 @@ static void moves_read(struct ui *u, const struct movelist *ml)
 		return;
 	}
 	if (ml->too_long)
-		snprintf(text, sizeof text, "(the server's move list of game %d is longer than %d "
-		    "half-moves: the moves before you joined are not shown)", u->moves_game,
-		    MOVELIST_PLIES_MAX);
+		snprintf(text, sizeof text, "(earlier moves of game %d not shown: the server's list "
+		    "has more than %d half-moves)", u->moves_game, MOVELIST_PLIES_MAX);
 	else
-		snprintf(text, sizeof text, "(the server's move list of game %d could not be read: "
-		    "the moves before you joined are not shown)", u->moves_game);
+		snprintf(text, sizeof text, "(earlier moves of game %d not shown: the server's list "
+		    "could not be read)", u->moves_game);
 	show_line(u, text);
 }
 

@@ -30,9 +30,11 @@ CUT_MARK = b" [line cut: the server sent more than 8191 bytes]"
 class FakeFics(threading.Thread):
     """One connection of a fake FICS server: logs a guest in, answers the
     client's block-mode set-up, then sends `attack` (bytes, or an iterable of
-    chunks, then MARK; or a function of the fake and the connection).  tls: an ssl.SSLContext; port: reuse a port."""
+    chunks, then MARK; or a function of the fake and the connection).
+    replies: the reply to a command, and what to send after it.  tls: an
+    ssl.SSLContext; port: reuse a port."""
 
-    def __init__(self, attack=b"", tls=None, port=0, before_tls=None):
+    def __init__(self, attack=b"", tls=None, port=0, before_tls=None, replies=None):
         super().__init__(daemon=True)
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -41,6 +43,7 @@ class FakeFics(threading.Thread):
         self.sock.settimeout(TIMEOUT)
         self.port = self.sock.getsockname()[1]
         self.attack, self.tls, self.before_tls = attack, tls, before_tls
+        self.replies = replies or {}        # command: (reply, bytes sent after it)
         self.received = b""
         self.error = None
         self.start()
@@ -93,7 +96,8 @@ class FakeFics(threading.Thread):
             if command == b"quit":
                 conn.sendall(b"\x15%s\x1671\x16Logging you out.\n\r\x17\n\r" % ident)
                 return
-            conn.sendall(b"\x15%s\x160\x16ok\n\r\x17\n\rfics%% " % ident)
+            reply, after = self.replies.get(command, (b"ok", b""))
+            conn.sendall(b"\x15%s\x160\x16%s\n\r\x17\n\rfics%% " % (ident, reply) + after)
             if command == b"style 12":          # the last set-up command
                 if callable(self.attack):
                     self.attack(self, conn)
