@@ -255,12 +255,15 @@ static void send_command(struct ui *u, const char *text)
 		u->requests[u->request_count++] = (struct request){ id, REQUEST_WHO };
 }
 
-/* Ends the program from the loop: the connection is gone for good. */
+/* Ends the program from the loop: the connection is gone for good (why: NULL says nothing). */
 static void give_up(struct ui *u, enum ics_exit code, const char *why)
 {
-	if (u->editing)
+	if (u->editing) {
 		term_erase_line();
-	fprintf(stderr, "%s%s\r\n", code == EXIT_OK ? "" : "chess: ", why);
+		fflush(stdout);		/* before stderr's line, not over it */
+	}
+	if (why)
+		fprintf(stderr, "%s%s\r\n", code == EXIT_OK ? "" : "chess: ", why);
 	u->code = code;
 	event_base_loopexit(u->base, NULL);
 }
@@ -745,7 +748,8 @@ static void on_ended(void *arg, enum ics_exit code, const char *why)
 		connection_lost(u, why);
 		return;
 	}
-	give_up(u, code, why);
+	/* After "quit" the server's goodbye was the last word: its close needs none. */
+	give_up(u, code, u->quitting && code == EXIT_OK ? NULL : why);
 }
 
 const struct ics_handler *ui_handler(void)
