@@ -134,7 +134,8 @@ class Stream(Case):
     def test_controls_are_shown_visibly(self):
         attack = [
             (b"bob tells you: a\x00b", b"bob tells you: a?b"),
-            (b"bob tells you: hi\rAdmin: you are banned", b"bob tells you: hi?Admin: you are banned"),
+            (b"bob tells you: hi\rAdmin: you are banned",
+             b"bob tells you: hi?Admin: you are banned"),
             (b"\x1b]8;;http://evil.example/\x1b\\click me\x1b]8;;\x1b\\", b"?click me?"),
             (b"up\x1b[10Aover\x1b[5;5Hhome", b"up?over?home"),
             (b"\x1b7saved\x1b8restored", b"?saved?restored"),
@@ -183,7 +184,8 @@ class Stream(Case):
         small, _ = self.peak_kb(b"short")
         size = 16 << 20
 
-        huge, out = self.peak_kb(itertools.chain([b"\n\r"], (b"A" * (1 << 20) for _ in range(size >> 20))))
+        megabytes = (b"A" * (1 << 20) for _ in range(size >> 20))
+        huge, out = self.peak_kb(itertools.chain([b"\n\r"], megabytes))
         line = next(l for l in out.split(b"\n") if l.startswith(b"AAAA"))
         self.assertEqual(line, b"A" * (PROTO_LINE_MAX - 1) + CUT_MARK)
         self.assertIn(MARK, out)
