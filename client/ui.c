@@ -172,6 +172,17 @@ static void restore_input(struct ui *u)
 	fflush(stdout);
 }
 
+/* Bytes of s that take at most cols characters: a cut never splits a UTF-8 character. */
+static int fit_columns(const char *s, int cols)
+{
+	int n = 0;
+
+	for (int used = 0; s[n] && used < cols; used++)
+		for (n++; ((unsigned char)s[n] & 0xc0) == 0x80; n++)
+			;
+	return n;
+}
+
 /* Whole-screen redraw: board, then the newest messages, then the input line. */
 static void redraw(struct ui *u)
 {
@@ -190,7 +201,7 @@ static void redraw(struct ui *u)
 	int room = rows - lines - 1;
 	int first = u->message_count > room ? u->message_count - room : 0;
 	for (int i = first; room > 0 && i < u->message_count; i++)
-		printf("%.*s\033[K\r\n", cols, u->messages[i]);
+		printf("%.*s\033[K\r\n", fit_columns(u->messages[i], cols), u->messages[i]);
 	u->screen = true;
 	restore_input(u);
 }

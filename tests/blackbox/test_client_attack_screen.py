@@ -74,7 +74,9 @@ class Screen(unittest.TestCase):
                style12(START, 7, 30).replace(b" 300000 300000 ", b" 300000 -99999999999999 ")]
         flood = b"".join(b"bob tells you: line %d\n\r" % i for i in range(2000))
         # The flood goes first; the reply to the client's "moves 7" and the bad positions after.
-        fake = FakeFics([style12(START, 7, 30) + b"\n\r" + flood], replies={
+        # A line wider than the screen, cut by the client where a character ends.
+        wide = b"x" * 99 + "\u00e9".encode() + b"tail"
+        fake = FakeFics([style12(START, 7, 30) + b"\n\r" + flood + wide + b"\n\r"], replies={
             b"moves 7": (movelist(7, 10000), b"\n\r".join(bad) + b"\n\rLAST-LINE\n\rfics% ")})
         began = time.monotonic()
         self.start(fake.port)
@@ -87,6 +89,7 @@ class Screen(unittest.TestCase):
                                       "ignored)"), len(bad), screen)
         self.assertIn("Game 7: alice vs. bob", screen)
         self.assertIn("bob tells you: line 1999", screen)
+        self.assertIn("\n" + "x" * 99 + "\u00e9\n", screen)
         self.assertRegex(screen, r"\n8  r  n  b  q  k  b  n  r\n")
         self.assertNotIn("exit=", screen)               # still running
         self.assertIn(b"moves 7", fake.received)
