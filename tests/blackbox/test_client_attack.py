@@ -107,9 +107,10 @@ class FakeFics(threading.Thread):
                 conn.sendall(b"\n\r" + MARK + b"\n\rfics% ")
 
 
-def run_client(port, *args, script=b"#wait " + MARK + b"\n", env=None, plain=True):
+def run_client(port, *args, script=b"#wait " + MARK + b"\n", env=None, plain=True,
+               host="127.0.0.1"):
     cmd = [CHESS] + (["--plain"] if plain else []) + ["--port", str(port)] + list(args)
-    p = subprocess.Popen(cmd + ["127.0.0.1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    p = subprocess.Popen(cmd + [host], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=env)
     out, err = p.communicate(script, timeout=TIMEOUT)
     return p.returncode, out, err
@@ -265,6 +266,7 @@ class Tls(Case):
         make_cert(cls.certs, "ca")
         cls.signed = make_cert(cls.certs, "signed", ca="ca")
         cls.misnamed = make_cert(cls.certs, "misnamed", ca="ca", san="DNS:other.example")
+        cls.named = make_cert(cls.certs, "named", ca="ca", san="DNS:localhost")
 
     @classmethod
     def tearDownClass(cls):
@@ -335,6 +337,16 @@ class Tls(Case):
         self.assertEqual(code, 6, err)
         self.assertIn(b"IP address mismatch", err)
         self.assertNotIn(b"Starting FICS session", out)
+        self.assertIsNone(self.known_hosts())
+        # By name: the certificate's DNS name is checked (and the name is sent in SNI).
+        fake = FakeFics(tls=self.named)
+        code, out, err = run_client(fake.port, env=env, plain=False, host="localhost")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err, b"")
+        fake = FakeFics(tls=self.misnamed)
+        code, out, err = run_client(fake.port, env=env, plain=False, host="localhost")
+        self.assertEqual(code, 6, err)
+        self.assertIn(b"(hostname mismatch)", err)
         self.assertIsNone(self.known_hosts())
 
     def test_plain_server_on_the_tls_port_gets_no_login(self):
