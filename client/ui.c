@@ -46,6 +46,7 @@ struct ui {
 	struct ui_options opt;
 	struct game_view *view;
 	struct event *stdin_ev, *tick, *sigwinch, *sigint;
+	struct event *redraw_ev;	/* one redraw after a batch of server lines */
 	bool editing;			/* libedit owns the input line */
 	bool accepted;			/* on_input is handling a line */
 	bool confirm_resign;
@@ -206,11 +207,27 @@ static void redraw(struct ui *u)
 	restore_input(u);
 }
 
+/*
+ * Redraws once the lines read so far are handled: a flood of lines costs a
+ * redraw per read, not one per line.
+ */
+static void redraw_soon(struct ui *u)
+{
+	event_active(u->redraw_ev, EV_TIMEOUT, 0);
+}
+
+static void redraw_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	redraw(arg);
+}
+
 static void show_line(struct ui *u, const char *line)
 {
 	add_message(u, line);
 	if (u->screen) {
-		redraw(u);
+		redraw_soon(u);
 		return;
 	}
 	if (u->editing)
@@ -577,7 +594,7 @@ static void on_line(void *arg, const char *line, long block)
 			remember_name(u, s.white);
 			remember_name(u, s.black);
 			play_premove(u);
-			redraw(u);
+			redraw_soon(u);
 			fetch_moves(u);
 		}
 		return;
@@ -644,7 +661,7 @@ static void moves_read(struct ui *u, const struct movelist *ml)
 	if (movelist_complete(ml)) {
 		if (!game_view_set_history(u->view, ml->game, ml->white, ml->black, ml->first_ply,
 		    (const char (*)[MOVE_TEXT_MAX])ml->san, ml->count))
-			redraw(u);
+			redraw_soon(u);
 		return;
 	}
 	if (ml->too_long)
@@ -778,6 +795,7 @@ struct ui *ui_new(struct event_base *base, const struct ui_options *o, char *why
 	    !(u->tick = event_new(base, -1, EV_PERSIST, tick_cb, u)) ||
 	    !(u->sigwinch = evsignal_new(base, SIGWINCH, sigwinch_cb, u)) ||
 	    !(u->sigint = evsignal_new(base, SIGINT, sigint_cb, u)) ||
+	    !(u->redraw_ev = event_new(base, -1, 0, redraw_cb, u)) ||
 	    !(u->reconnect = evtimer_new(base, reconnect_cb, u))) {
 		snprintf(why, why_len, "cannot set up the terminal");
 		ui_free(u);
@@ -819,6 +837,8 @@ void ui_free(struct ui *u)
 		event_free(u->sigwinch);
 	if (u->sigint)
 		event_free(u->sigint);
+	if (u->redraw_ev)
+		event_free(u->redraw_ev);
 	if (u->reconnect)
 		event_free(u->reconnect);
 	free(u->movelist);

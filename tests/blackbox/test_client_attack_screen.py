@@ -5,6 +5,7 @@ the board is up.  The board stays, each refusal is one line on the screen,
 and a long move list within the bound joins the board's list."""
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,34 @@ class Screen(unittest.TestCase):
         self.assertRegex(screen, r"\n8  r  n  b  q  k  b  n  r\n")
         self.assertNotIn("exit=", screen)               # still running
         self.assertIn(b"moves 7", fake.received)
+
+    def test_flood_redraws_once_per_read(self):
+        """20,000 lines with the board up: the screen is redrawn per read, not per line
+        (it was 20,000 full redraws, 14 s behind the server on this machine)."""
+        lines = 20000
+        flood = b"".join(b"bob tells you: line %d\n\r" % i for i in range(lines))
+        fake = FakeFics([style12(START, 7, 1) + b"\n\r" + flood + b"LAST-LINE\n\r"])
+        master, slave = os.openpty()
+        env = dict(os.environ, HOME=self.home, XDG_CONFIG_HOME=self.home, LANG="C.UTF-8",
+                   LC_ALL="C.UTF-8", TERM="xterm-256color", NO_COLOR="1")
+        p = subprocess.Popen([CHESS, "--ascii", "--plain", "--user", "guest", "--port",
+                              str(fake.port), "127.0.0.1"], stdin=slave, stdout=slave,
+                             stderr=slave, env=env, start_new_session=True)
+        os.close(slave)
+        self.addCleanup(os.close, master)
+        self.addCleanup(p.wait)
+        self.addCleanup(p.kill)
+        out = b""
+        deadline = time.monotonic() + TIMEOUT
+        while b"LAST-LINE" not in out and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.5)[0]:
+                out += os.read(master, 1 << 16)
+        redraws = out.count(b"\x1b[H\x1b[2J")
+        self.assertTrue(b"LAST-LINE" in out, "the last line not shown within %d s (%d redraws)"
+                        % (TIMEOUT, redraws))
+        print("%d lines, %d redraws" % (lines, redraws))
+        self.assertGreater(redraws, 0)
+        self.assertLess(redraws, lines // 10)
 
     def test_long_legal_move_list_joins_the_board(self):
         # 2,000 moves of knights back and forth: the start position at move 2001.
