@@ -242,9 +242,10 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	if (!(what & BEV_EVENT_ERROR))
 		return;
 	const char *reason = e ? ERR_reason_error_string(e) : NULL;
+	/* No hint to go plain: a failure an attacker can cause must not talk the user out of TLS. */
 	if (handshake)
-		snprintf(why, sizeof why, "TLS handshake with %s:%d failed (%s): is it a TLS port? "
-		    "--plain connects without TLS", n->host, n->opt.port,
+		snprintf(why, sizeof why, "TLS handshake with %s:%d failed (%s); nothing was sent",
+		    n->host, n->opt.port,
 		    reason ? reason : e ? "unknown error" : strerror(errno ? errno : EPROTO));
 	else if (e)
 		snprintf(why, sizeof why, "TLS error on the connection: %s",

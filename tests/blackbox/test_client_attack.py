@@ -355,7 +355,8 @@ class Tls(Case):
         self.assertEqual(code, 1, err)
         self.assertEqual(err.count(b"\n"), 1, err)
         self.assertIn(b"chess: TLS handshake with 127.0.0.1:%d failed" % fake.port, err)
-        self.assertIn(b"--plain", err)
+        self.assertIn(b"; nothing was sent\n", err)
+        self.assertNotIn(b"--plain", err)          # no advice to give TLS up
         fake.join(TIMEOUT)
         self.assertNotIn(b"guest", fake.received)
         self.assertTrue(fake.received.startswith(b"\x16\x03"), fake.received[:8])  # a ClientHello
