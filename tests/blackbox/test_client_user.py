@@ -106,6 +106,15 @@ class TestUser(test_client.ClientTestCase):
         if os.environ.get("SHOW"):
             print(text)
 
+    def test_max_games_out_of_range_is_refused(self):
+        # The README says 1 to 16; 17 was taken and quietly made 16.
+        for bad in ("0", "17", "99999999999", "x"):
+            r = subprocess.run([CHESS, "--engine", "/bin/true", "--user", "Fish", "--max-games",
+                                bad, "127.0.0.1"], capture_output=True, text=True,
+                               timeout=TIMEOUT, env=self.env())
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertEqual(r.stderr, "chess: --max-games takes a number from 1 to 16\n")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
