@@ -50,6 +50,16 @@ int account_delete(struct server *srv, const char *name)
 	return rc;
 }
 
+int64_t account_id_of(struct server *srv, const char *name)
+{
+	struct session *s = server_find_session(srv, name);
+	struct db_user user;
+
+	if (s)
+		return session_user_id(s);
+	return db_user_find(server_db(srv), name, &user) > 0 ? user.id : 0;
+}
+
 static void forget_row(void *arg, int64_t user_id)
 {
 	account_forget(arg, user_id);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "account.h"
 #include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
@@ -122,7 +123,10 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 	struct history c = { .count = 0 };
 	char type[48], date[64];
 
-	db_history_each(server_db(session_server(s)), name, HISTORY_GAMES, collect_history, &c);
+	struct server *srv = session_server(s);
+
+	db_history_each(server_db(srv), name, account_id_of(srv, name), HISTORY_GAMES,
+	    collect_history, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no history games.\n", name);
 		return;
@@ -150,7 +154,10 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 	struct collected c = { .count = 0 };
 	char type[48], date[64];
 
-	db_games_of(server_db(session_server(s)), name, GAME_ADJOURNED, HISTORY_GAMES, collect, &c);
+	struct server *srv = session_server(s);
+
+	db_games_of(server_db(srv), name, account_id_of(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
+	    collect, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
@@ -255,12 +262,14 @@ static void find_resumable(void *arg, const struct db_game *g)
 	r->count++;
 }
 
-bool cmd_find_adjourned(struct db *db, const char *name, const char *opponent,
+bool cmd_find_adjourned(struct server *srv, const char *name, const char *opponent,
     struct db_game *found)
 {
+	struct db *db = server_db(srv);
 	struct resumable r = { name, opponent, 0, "", 0 };
 
-	db_games_of(db, name, GAME_ADJOURNED, HISTORY_GAMES, find_resumable, &r);
+	db_games_of(db, name, account_id_of(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
+	    find_resumable, &r);
 	return r.id && db_game_load(db, r.id, found) > 0;
 }
 
@@ -279,13 +288,14 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	char err[64];
 
 	if (which && isalpha((unsigned char)which[0])) {
-		if (!cmd_find_adjourned(db, a->argv[0], which, &found)) {
+		if (!cmd_find_adjourned(session_server(s), a->argv[0], which, &found)) {
 			session_printf(s, "%s has no adjourned game with %s.\n", a->argv[0], which);
 			return;
 		}
 	} else if (!cmd_record_number(s, which, &number)) {
 		return;
-	} else if (db_record_find(db, a->argv[0], number, &found) <= 0) {
+	} else if (db_record_find(db, a->argv[0], account_id_of(session_server(s), a->argv[0]),
+	    number, &found) <= 0) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
@@ -330,7 +340,8 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "You cannot resume a game while you are examining one.\n");
 		return;
 	}
-	db_games_of(server_db(srv), session_name(s), GAME_ADJOURNED, 100, find_resumable, &r);
+	db_games_of(server_db(srv), session_name(s), session_user_id(s), GAME_ADJOURNED, 100,
+	    find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
 		    "You have no adjourned games.\n", opponent ? opponent : "");
@@ -378,7 +389,7 @@ bool cmd_resume_adjourned(struct session *s, const char *opponent)
 	struct db_game g;
 
 	if (!session_registered(s) ||
-	    !cmd_find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
+	    !cmd_find_adjourned(session_server(s), session_name(s), opponent, &g))
 		return false;
 	resume_game(s, opponent);
 	return true;
