@@ -960,7 +960,10 @@ static void login_complete(struct session *s)
 			login_refuse(s, "Sorry, %s is already logged in.  Try another name.", s->name);
 			return;
 		}
-		session_notify(old, "**** You have logged in from another connection; closing this one. ****");
+		/* lasker's texts: pychess reads the old session's line as a logout, not a lost link. */
+		conn_printf(s->conn, "\n **** %s is already logged in - kicking them out. ****\n",
+		    s->name);
+		session_notify(old, "**** %s has arrived - you can't both be logged in. ****", s->name);
 		conn_close(session_conn(old), "replaced by a new login");
 	}
 	if (server_register_session(s->srv, s) < 0) {
