@@ -137,6 +137,23 @@ class DeletedAccount(GamesTestCase):
         hist = self.ask(a, "history").decode()
         self.assertRegex(hist, r" 1: \+ +\d+ W +\d+ bob +\[ bu +5 +0\] --- \?\?\? ")
 
+    def test_adjourned_before_move_two_leaves_no_row(self):
+        """As a live game aborted before both sides moved, it is not kept."""
+        srv = self.server()
+        r = self.user_player(srv, "root", PW)
+        a = self.user_player(srv, "alice", PW)
+        b = self.user_player(srv, "bob", PW)
+        self.start_match(a, b, "5 0 unrated")
+        self.move(a, b, "e4")
+        self.cmd(a, "adjourn")
+        b.send_line("adjourn")
+        self.assertEqual(self.end_line(a)[3:], ("Game adjourned by mutual agreement", "*"))
+        self.assertEqual(rows(srv.db_path, "SELECT status FROM games"), [("adjourned",)])
+        self.assertIn(b"Account bob deleted.", self.ask(r, "remplayer bob"))
+        self.assertEqual(rows(srv.db_path, "SELECT count(*) FROM games"), [(0,)])
+        self.assertEqual(rows(srv.db_path, "SELECT count(*) FROM moves"), [(0,)])
+        self.assertEqual(self.ask(a, "stored"), b"alice has no adjourned games.\n\r")
+
     def test_userdel_beside_the_server_ends_adjourned_game(self):
         srv = self.server()
         r = self.user_player(srv, "root", PW)

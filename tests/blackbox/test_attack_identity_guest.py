@@ -103,6 +103,9 @@ class NameGivenAgain(GamesTestCase):
         for line in ("+censor alice", "+noplay alice"):
             self.assertIn(b"added", self.ask(z, line))
         self.assertIn(b"added", self.ask(a, "+censor zed"))
+        self.assertIn(b"Created tourney 1", self.ask(a, "tourney create T rr 1 5 0 unrated"))
+        self.assertEqual(self.ask(z, "tourney join 1"),
+                         b"Only registered players can play in tournaments.\n\r")
         self.leave(z, [a])
         z2 = self.unregistered(srv, "zed")
         self.assertEqual(self.ask(z2, "pending"),
