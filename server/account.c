@@ -43,7 +43,7 @@ void account_forget(struct server *srv, int64_t user_id)
 int account_delete(struct server *srv, const char *name)
 {
 	int64_t id = 0;
-	int rc = db_user_remove(server_db(srv), name, &id);
+	int rc = db_user_remove(server_db(srv), name, false, &id);
 
 	if (rc == 1)
 		account_forget(srv, id);

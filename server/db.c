@@ -86,16 +86,18 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_USER_DELETED] = "INSERT INTO deleted_users (user_id, name, deleted) "
 	    "VALUES (?1, ?2, strftime('%s','now'))",
 	/* Nobody can resume them now (resume takes both accounts): they end as a live game
-	 * would, a forfeit from move 2 (rating nobody), else aborted and not kept. */
+	 * would, a forfeit from move 2 (rating nobody), else aborted and not kept.  ?2: no
+	 * server runs, so a game left active (a crash) is the database's to end too. */
 	[ST_USER_END_ADJOURNED] = "UPDATE games SET status = 'finished', "
 	    "result = CASE WHEN white_id = ?1 THEN '0-1' ELSE '1-0' END, "
 	    "reason = CASE WHEN white_id = ?1 THEN white ELSE black END || "
 	    "' forfeits: the account was deleted', termination = 'abandoned', "
-	    "ended = strftime('%s','now') WHERE status = 'adjourned' AND tourney_id IS NULL AND "
+	    "ended = strftime('%s','now') WHERE (status = 'adjourned' OR "
+	    "(?2 AND status = 'active')) AND tourney_id IS NULL AND "
 	    "(white_id = ?1 OR black_id = ?1) AND (SELECT count(*) FROM moves "
 	    "WHERE game_id = games.id) >= 2",
-	[ST_USER_DROP_ADJOURNED] = "DELETE FROM games WHERE status = 'adjourned' AND "
-	    "tourney_id IS NULL AND (white_id = ?1 OR black_id = ?1)",
+	[ST_USER_DROP_ADJOURNED] = "DELETE FROM games WHERE (status = 'adjourned' OR "
+	    "(?2 AND status = 'active')) AND tourney_id IS NULL AND (white_id = ?1 OR black_id = ?1)",
 	[ST_DELETED_SINCE] = "SELECT id, user_id FROM deleted_users WHERE id > ?1 ORDER BY id",
 	[ST_DELETED_LAST] = "SELECT coalesce(max(id), 0) FROM deleted_users",
 	[ST_SAVEPOINT] = "SAVEPOINT one_change",
@@ -551,7 +553,20 @@ static int write_id(struct db *db, enum stmt which, int64_t id)
 	return step_done(db, st);
 }
 
-int db_user_remove(struct db *db, const char *name, int64_t *id_out)
+/* The account's games nobody can resume any more end (see ST_USER_END_ADJOURNED). */
+static int end_games(struct db *db, int64_t user_id, bool no_server)
+{
+	for (enum stmt which = ST_USER_END_ADJOURNED; which <= ST_USER_DROP_ADJOURNED; which++) {
+		sqlite3_stmt *st = db->stmt[which];
+		sqlite3_bind_int64(st, 1, user_id);
+		sqlite3_bind_int(st, 2, no_server);
+		if (step_done(db, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int db_user_remove(struct db *db, const char *name, bool no_server, int64_t *id_out)
 {
 	struct db_user user;
 	int found = db_user_find(db, name, &user);
@@ -567,8 +582,7 @@ int db_user_remove(struct db *db, const char *name, int64_t *id_out)
 	if (write_id(db, ST_USER_DROP_ENTRIES, user.id) < 0 ||
 	    write_id(db, ST_USER_DROP_BYES, user.id) < 0 ||
 	    write_id(db, ST_USER_WITHDRAW, user.id) < 0 ||
-	    write_id(db, ST_USER_END_ADJOURNED, user.id) < 0 ||
-	    write_id(db, ST_USER_DROP_ADJOURNED, user.id) < 0 || step_done(db, st) < 0 ||
+	    end_games(db, user.id, no_server) < 0 || step_done(db, st) < 0 ||
 	    write_id(db, ST_USER_REMOVE, user.id) < 0) {
 		db_savepoint_end(db, false);
 		return -1;

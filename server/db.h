@@ -65,10 +65,11 @@ int db_user_add(struct db *db, const char *name, const char *password_hash, bool
  * games and tournaments keep the name with a NULL id, its adjourned games
  * (outside tournaments) end as a live game would, entries of tournaments
  * not started go, and running ones count it withdrawn from the next round.
- * A deleted_users row tells a running server.  1 deleted (id_out set),
- * 0 no such user, -1 error.
+ * A deleted_users row tells a running server.  no_server: none runs on this
+ * database, so its games left active by a crash end too (a server ends its
+ * live ones itself).  1 deleted (id_out set), 0 no such user, -1 error.
  */
-int db_user_remove(struct db *db, const char *name, int64_t *id_out);
+int db_user_remove(struct db *db, const char *name, bool no_server, int64_t *id_out);
 /* The newest deleted_users row, and calls fn for each account deleted after *last. */
 int db_deleted_last(struct db *db, int64_t *last);
 int db_deleted_since(struct db *db, int64_t *last, void (*fn)(void *arg, int64_t user_id),

@@ -167,6 +167,24 @@ class DeletedAccount(GamesTestCase):
         self.assertEqual(self.ask(b, "stored"), b"bob has no adjourned games.\n\r")
         self.assertEqual(self.ask(b, "history"), b"bob has no history games.\n\r")
 
+    def test_userdel_after_a_crash_ends_the_game_left_active(self):
+        """A crash leaves bob's game active in the database; deleted before the
+        restart, it is not adjourned at the start for nobody to resume."""
+        srv = self.server()
+        a = self.user_player(srv, "alice", PW)
+        b = self.user_player(srv, "bob", PW)
+        self.start_match(a, b, "5 0 unrated")
+        self.play_moves(a, b, ["e4", "e5", "Nf3"])
+        srv.kill()
+        self.assertEqual(rows(srv.db_path, "SELECT status FROM games"), [("active",)])
+        res = H.run_admin(srv.data_dir, "userdel", "bob")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertEqual(rows(srv.db_path, "SELECT status, result, reason FROM games"),
+                         [("finished", "1-0", "bob forfeits: the account was deleted")])
+        srv.start()
+        a = self.user_player(srv, "alice", PW)
+        self.assertEqual(self.ask(a, "stored"), b"alice has no adjourned games.\n\r")
+
     def test_new_account_record_is_its_own(self):
         """The new bob's own games are his record, the old ones are not in it."""
         srv = self.server()
