@@ -128,6 +128,26 @@ class NameGivenAgain(GamesTestCase):
         self.move(c, d, "e4")
         self.assertNotIn(b"<12>", z2.read_for(0.5))
 
+    def test_adjudication_ruling_is_told_to_the_players_not_the_names(self):
+        srv = self.new_server(config=dict(FAST, reconnect_grace_ms=500), tls=False)
+        srv.useradd("alice", PW)
+        srv.useradd("judge", PW, admin=True)
+        srv.start()
+        a = self.user_player(srv, "alice", PW)
+        z = self.unregistered(srv, "zed")
+        self.start_match(a, z, "5 0 unrated")
+        self.play_moves(a, z, ["e4", "e5", "Nf3"])
+        z.close()
+        self.expect_line(a, r"zed has not come back\..*", GT)
+        a.send_line("adjudicate")
+        self.assertEqual(self.end_line(a)[3:], ("Game adjourned for adjudication", "*"))
+        z2 = self.unregistered(srv, "zed")
+        judge = self.user_player(srv, "judge", PW)
+        gid = re.search(rb"\s(\d+): alice vs\. zed", self.ask(judge, "adjudicate")).group(1)
+        self.assertIn(b"(alice vs. zed): 1-0.", self.ask(judge, "adjudicate %s 1-0" % gid.decode()))
+        self.expect_line(a, re.escape("Your game alice vs. zed was adjudicated by judge: 1-0."))
+        self.assertNotIn(b"adjudicated", z2.read_for(0.5))
+
     def test_name_case_is_one_identity_in_every_lookup(self):
         """Bob, bob and BOB are one account: login, match, tell, lists, tourney."""
         srv = self.server("alice", "Bob")
