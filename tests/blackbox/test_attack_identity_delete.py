@@ -25,6 +25,15 @@ def rows(path, sql, *args):
 
 class DeletedAccount(GamesTestCase):
 
+    def tearDown(self):
+        """Each server stops; under ASan/UBSan a report in its stderr fails the test."""
+        for srv in self._servers:
+            if srv.running():
+                srv.stop()
+            logs = srv.all_logs()
+            for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+                self.assertNotIn(word, logs, logs[-6000:])
+
     def server(self):
         srv = self.new_server(config=FAST, tls=False)
         srv.useradd("root", PW, admin=True)

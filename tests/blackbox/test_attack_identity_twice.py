@@ -46,6 +46,15 @@ def pychess_logout_patterns():
 
 class TwoSessions(GamesTestCase):
 
+    def tearDown(self):
+        """Each server stops; under ASan/UBSan a report in its stderr fails the test."""
+        for srv in self._servers:
+            if srv.running():
+                srv.stop()
+            logs = srv.all_logs()
+            for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+                self.assertNotIn(word, logs, logs[-6000:])
+
     def server(self):
         srv = self.new_server(config=FAST, tls=False)
         srv.useradd("alice", PW)
@@ -125,6 +134,7 @@ class TwoSessions(GamesTestCase):
 
 class ReplacedClient(GamesTestCase):
     """The terminal client in tmux, replaced by a login elsewhere."""
+    tearDown = TwoSessions.tearDown
 
     def setUp(self):
         super().setUp()
