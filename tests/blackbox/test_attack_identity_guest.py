@@ -137,6 +137,26 @@ class NameGivenAgain(GamesTestCase):
         self.move(c, d, "e4")
         self.assertNotIn(b"<12>", z2.read_for(0.5))
 
+    def test_a_guest_gone_is_on_no_ones_list(self):
+        """alice's lists named the first zed; once it has left they do not
+        show "zed", as if the next zed were censored or awaited."""
+        srv = self.server("alice")
+        a = self.user_player(srv, "alice", PW)
+        z = self.unregistered(srv, "zed")
+        g = self.guest_player(srv)
+        for lst in ("censor", "notify", "gnotify", "noplay"):
+            self.assertIn(b"[zed] added", self.ask(a, "+%s zed" % lst))
+            self.assertIn(b"[%s] added" % g.name.encode(), self.ask(a, "+%s %s" % (lst, g.name)))
+        self.leave(z, [a])
+        for lst in ("censor", "notify", "gnotify", "noplay"):
+            self.assertEqual(self.ask(a, "=" + lst),
+                             b"-- %s list: 1 name --\n\r%s\n\r" % (lst.encode(), g.name.encode()))
+        z2 = self.unregistered(srv, "zed")
+        self.assertEqual(self.ask(z2, "tell alice hi"), b"(told alice)\n\r")
+        self.assertIn(b"Issuing:", self.ask(z2, "match alice 5 0"))
+        # The guest still here is still on them, and still censored.
+        self.assertEqual(self.ask(g, "tell alice hi"), b'Player "alice" is censoring you.\n\r')
+
     def test_adjudication_ruling_is_told_to_the_players_not_the_names(self):
         srv = self.new_server(config=dict(FAST, reconnect_grace_ms=500), tls=False)
         srv.useradd("alice", PW)
