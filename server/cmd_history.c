@@ -325,6 +325,17 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	session_printf(s, "      {%s} %s\n", reason, copy.result);
 }
 
+/* Whether s and other are the accounts that played g (game_resume asks it too): a guest's
+ * seat ended with its session, so nobody under its name is asked to resume it. */
+static bool resumable_by(const struct db_game *g, const struct session *s,
+    const struct session *other)
+{
+	bool white = !strcasecmp(g->white, session_name(s));
+	int64_t mine = white ? g->white_id : g->black_id, theirs = white ? g->black_id : g->white_id;
+
+	return mine && theirs && mine == session_user_id(s) && theirs == session_user_id(other);
+}
+
 /* Asks to resume s's adjourned game with opponent (the only one, if NULL), or agrees. */
 static void resume_game(struct session *s, const char *opponent)
 {
@@ -372,8 +383,11 @@ static void resume_game(struct session *s, const char *opponent)
 	}
 	struct challenge proto = { .from = s, .to = other, .color = -1, .resume_id = r.id };
 	struct db_game row;
-	if (db_game_load(server_db(srv), r.id, &row) > 0)
-		clock_parse(&proto.tc, row.time_control, why, sizeof why);
+	if (db_game_load(server_db(srv), r.id, &row) <= 0 || !resumable_by(&row, s, other)) {
+		session_printf(s, "Only the accounts that played a stored game can resume it.\n");
+		return;
+	}
+	clock_parse(&proto.tc, row.time_control, why, sizeof why);
 	proto.rated = row.rated;
 	if (!offers_challenge(o, &proto, why, sizeof why))
 		session_printf(s, "%s\n", why);
@@ -390,6 +404,10 @@ bool cmd_resume_adjourned(struct session *s, const char *opponent)
 
 	if (!session_registered(s) ||
 	    !cmd_find_adjourned(session_server(s), session_name(s), opponent, &g))
+		return false;
+	/* Not the player it was with: an ordinary challenge. */
+	struct session *other = server_find_session(session_server(s), opponent);
+	if (other && !resumable_by(&g, s, other))
 		return false;
 	resume_game(s, opponent);
 	return true;

@@ -157,6 +157,29 @@ class NameGivenAgain(GamesTestCase):
         # The guest still here is still on them, and still censored.
         self.assertEqual(self.ask(g, "tell alice hi"), b'Player "alice" is censoring you.\n\r')
 
+    def test_a_guests_adjourned_game_is_offered_to_no_one(self):
+        """alice adjourned a game with the guest zed; a later zed is asked to
+        resume nothing, and a bare `match zed` is an ordinary challenge."""
+        srv = self.server("alice")
+        a = self.user_player(srv, "alice", PW)
+        z = self.unregistered(srv, "zed")
+        self.start_match(a, z, "5 0 unrated")
+        self.play_moves(a, z, ["e4", "e5"])
+        self.cmd(a, "adjourn")
+        z.send_line("adjourn")
+        self.assertEqual(self.end_line(a)[3:], ("Game adjourned by mutual agreement", "*"))
+        self.leave(z, [a])
+        z2 = self.unregistered(srv, "zed")
+        self.assertEqual(self.ask(a, "resume zed"),
+                         b"Only the accounts that played a stored game can resume it.\n\r")
+        self.assertEqual(self.ask(z2, "resume alice"),
+                         b"Only the accounts that played a stored game can resume it.\n\r")
+        out = self.ask(a, "match zed")
+        self.assertIn(b"Issuing: alice (----) zed (++++) unrated", out)
+        out = z2.expect(b"decline", GT)
+        self.assertNotIn(b"resume", out)
+        self.assertIn(b"Challenge: alice", out)
+
     def test_adjudication_ruling_is_told_to_the_players_not_the_names(self):
         srv = self.new_server(config=dict(FAST, reconnect_grace_ms=500), tls=False)
         srv.useradd("alice", PW)
