@@ -10,6 +10,7 @@ import sqlite3
 
 import chessd_harness as H
 from games_harness import FAST, GT, GamesTestCase, main
+from web_harness import get
 
 PW = "secret1"
 NEWPW = "newpw123"
@@ -34,8 +35,8 @@ class DeletedAccount(GamesTestCase):
             for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
                 self.assertNotIn(word, logs, logs[-6000:])
 
-    def server(self):
-        srv = self.new_server(config=FAST, tls=False)
+    def server(self, http=False):
+        srv = self.new_server(config=FAST, tls=False, http=http)
         srv.useradd("root", PW, admin=True)
         srv.useradd("alice", PW)
         srv.useradd("bob", PW)
@@ -196,7 +197,7 @@ class DeletedAccount(GamesTestCase):
 
     def test_new_account_record_is_its_own(self):
         """The new bob's own games are his record, the old ones are not in it."""
-        srv = self.server()
+        srv = self.server(http=True)
         r = self.user_player(srv, "root", PW)
         a = self.user_player(srv, "alice", PW)
         self.old_bob_leaves_traces(srv, r, a)
@@ -211,6 +212,12 @@ class DeletedAccount(GamesTestCase):
         self.assertRegex(hist, r" 0: \+ +\d+ W +\d+ alice +\[ bu +3 +0\] --- Res ")
         self.assertIn(b"c4", self.cmd(a, "smoves bob -1"))
         self.assertIn(b'[White "bob"]', self.cmd(a, "pgn bob 0"))
+        # The web's list of a player's games is the same record.
+        for name, games in (("bob", 1), ("alice", 3)):
+            status, _, body = get(srv.http_port, "/api/games/user/" + name)
+            self.assertEqual(status, 200)
+            self.assertEqual(body.count(b"[Event "), games, body)
+        self.assertIn(b"1. c4", get(srv.http_port, "/api/games/user/bob")[2])
         # alice's own history keeps all three games under the names they had.
         self.assertEqual(len(re.findall(r"\r ?\d+: ", self.cmd(a, "history").decode())), 3)
 
