@@ -577,7 +577,8 @@ static void on_line(void *arg, const char *line, long block)
 		if (r->kind != REQUEST_WHO)
 			return;
 	}
-	if (!strncmp(line, "**** You have logged in from another connection", 48))
+	/* A newer login of ours took over (lasker's text): no reconnecting to fight it. */
+	if (!strncmp(line, "**** ", 5) && strstr(line, " has arrived - you can't both be logged in."))
 		u->replaced = true;
 	if (!strncmp(line, "{Game ", 6))
 		game_announced(u, line);

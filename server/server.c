@@ -902,6 +902,19 @@ static int lock_data_dir(struct server *srv, char *err, size_t errlen)
 	return 0;
 }
 
+bool server_lock_free(const char *data_dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/chessd.lock", data_dir);
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;	/* no server ever ran here */
+	bool free_now = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);			/* and the lock with it */
+	return free_now;
+}
+
 /* Password workers: as configured, else one per core up to a few. */
 static int hasher_thread_count(const struct config *cfg)
 {

@@ -92,6 +92,8 @@ struct session {
 	struct alias *aliases;
 	int alias_count;
 	char last_tell[SESSION_NAME_MAX + 1];
+	int64_t last_tell_user;		/* as last_opponent_user and _conn */
+	uint64_t last_tell_conn;
 	char last_opponent[SESSION_NAME_MAX + 1];
 	int64_t last_opponent_user;	/* their account, or 0 for a guest ... */
 	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
@@ -524,17 +526,27 @@ void session_set_following(struct session *s, struct session *who)
 	}
 }
 
-struct session *session_last_opponent_online(struct session *s)
+/* The session online under name if it is the identity kept (an account, or a guest's conn). */
+static struct session *same_identity(struct server *srv, const char *name, int64_t user_id,
+    uint64_t conn)
 {
-	struct session *o = server_find_session(s->srv, s->last_opponent);
+	struct session *o = *name ? server_find_session(srv, name) : NULL;
 
-	if (!o || !*s->last_opponent)
-		return NULL;
 	/* The name alone could now be someone else's (a guest name given again). */
-	if (s->last_opponent_user ? o->user_id != s->last_opponent_user :
-	    conn_id(o->conn) != s->last_opponent_conn)
+	if (!o || (user_id ? o->user_id != user_id : conn_id(o->conn) != conn))
 		return NULL;
 	return o;
+}
+
+struct session *session_last_opponent_online(struct session *s)
+{
+	return same_identity(s->srv, s->last_opponent, s->last_opponent_user,
+	    s->last_opponent_conn);
+}
+
+struct session *session_last_tell_online(struct session *s)
+{
+	return same_identity(s->srv, s->last_tell, s->last_tell_user, s->last_tell_conn);
 }
 
 bool session_observing(const struct session *s, const struct game *g)
@@ -647,9 +659,11 @@ void session_set_rating_text(struct session *s, enum clock_category c, const cha
 	snprintf(s->ratings[c], sizeof s->ratings[c], "%s", text);
 }
 
-void session_set_last_tell(struct session *s, const char *name)
+void session_set_last_tell(struct session *s, const struct session *to)
 {
-	snprintf(s->last_tell, sizeof s->last_tell, "%s", name);
+	snprintf(s->last_tell, sizeof s->last_tell, "%s", to->name);
+	s->last_tell_user = to->user_id;
+	s->last_tell_conn = to->user_id ? 0 : conn_id(to->conn);
 }
 
 /*
@@ -946,7 +960,10 @@ static void login_complete(struct session *s)
 			login_refuse(s, "Sorry, %s is already logged in.  Try another name.", s->name);
 			return;
 		}
-		session_notify(old, "**** You have logged in from another connection; closing this one. ****");
+		/* lasker's texts: pychess reads the old session's line as a logout, not a lost link. */
+		conn_printf(s->conn, "\n **** %s is already logged in - kicking them out. ****\n",
+		    s->name);
+		session_notify(old, "**** %s has arrived - you can't both be logged in. ****", s->name);
 		conn_close(session_conn(old), "replaced by a new login");
 	}
 	if (server_register_session(s->srv, s) < 0) {

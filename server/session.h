@@ -138,9 +138,11 @@ bool session_in_channel(const struct session *s, int channel);
 int session_set_channel(struct session *s, int channel, bool member);
 int session_channel_count(const struct session *s);
 
-/* The last user this session told, for "tell ." */
+/* The last user this session told, for "tell .": the name as shown, and
+ * that same account or guest session if it is online (else NULL). */
 const char *session_last_tell(const struct session *s);
-void session_set_last_tell(struct session *s, const char *name);
+struct session *session_last_tell_online(struct session *s);
+void session_set_last_tell(struct session *s, const struct session *to);
 
 /* Aliases: the value for name, or NULL; set NULL to remove (committed for
  * registered users).  -1 when full, -2 when the database refuses it. */

@@ -220,7 +220,7 @@ class Relogin(WatchCase):
         self.cmd(pupil, "observe %d" % e)
         # The same account again: the first session goes, and all it watched with it.
         second = self.user_player(srv, "alice", PW)
-        first.expect(b"You have logged in from another connection; closing this one.", GT)
+        first.expect(b"**** alice has arrived - you can't both be logged in. ****", GT)
         self.expect_line(pupil, re.escape("alice stopped examining game %d." % e))
         for line, text in (("unobserve", "You are not observing any games."),
                            ("follow", "You are not following any player's games."),
