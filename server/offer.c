@@ -6,6 +6,7 @@
 #include "config.h"
 #include "db.h"
 #include "fics.h"
+#include "game.h"
 #include "number.h"
 #include "lists.h"
 #include "offer.h"
@@ -194,9 +195,10 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 	time_words(&sk->tc, tw, sizeof tw);
 	rating_text(&r, session_user_id(sk->owner), rt, sizeof rt);
 	if (machine) {
-		int shown = session_user_id(sk->owner) && rating_games(&r) ? glicko2_display(&r.value) : 0;
-		char status = !session_user_id(sk->owner) || !rating_games(&r) ? ' ' :
-		    glicko2_provisional(&r.value) ? 'P' : ' ';
+		/* No rating yet is 0P, as FICS sends it: eboard shows it as "++++". */
+		bool none = !session_user_id(sk->owner) || !rating_games(&r);
+		int shown = none ? 0 : glicko2_display(&r.value);
+		char status = none || glicko2_provisional(&r.value) ? 'P' : ' ';
 		snprintf(buf, len, "<s> %d w=%s ti=%02x rt=%d%c t=%lld i=%lld r=%c tp=%s c=%c rr=%d-%d a=%c f=%c",
 		    sk->id, session_name(sk->owner), seek_titles(sk->owner), shown, status,
 		    minutes, inc, sk->rated ? 'r' : 'u', type,
@@ -206,10 +208,17 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 		char who[SESSION_NAME_MAX + 4];
 		snprintf(who, sizeof who, "%s%s", session_name(sk->owner),
 		    session_computer(sk->owner) ? "(C)" : "");
-		snprintf(buf, len, "%3d %4s %-17s %s %s %s%s %d-%d%s", sk->id, rt, who,
-		    tw, sk->rated ? "rated" : "unrated", type,
-		    sk->color < 0 ? "" : sk->color == 0 ? " [white]" : " [black]",
-		    sk->min_rating, sk->max_rating, sk->manual ? " m" : "");
+		/* lasker's columns, then the range, colour and manual flag, and a
+		 * control FICS has no numbers for in words. */
+		char control[CLOCK_TEXT_MAX + 4] = "";
+		if (!fics_time_plain(&sk->tc) && !clock_untimed(&sk->tc)) {
+			clock_format(&sk->tc, tw, sizeof tw);
+			snprintf(control, sizeof control, " (%s)", tw);
+		}
+		snprintf(buf, len, "%3d %4s %-17s %3lld %3lld %-7s %-10s %d-%d%s%s%s", sk->id, rt, who,
+		    minutes, inc, sk->rated ? "rated" : "unrated", type, sk->min_rating,
+		    sk->max_rating, sk->color < 0 ? "" : sk->color == 0 ? " [white]" : " [black]",
+		    sk->manual ? " m" : "", control);
 	}
 }
 
@@ -535,12 +544,16 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 	const struct limits *lim = &server_config(o->srv)->limits;
 	char text[256];
 
-	/* A new offer between the same two replaces the old one, either way round. */
-	struct challenge *old = offers_find_challenge(o, proto->from, proto->to);
-	if (!old)
-		old = offers_find_challenge(o, proto->to, proto->from);
-	if (old)
-		offers_remove_challenge(o, old);
+	/*
+	 * A new offer between the same two replaces the old one, either way
+	 * round: lasker updates our own, or declines theirs with new terms.
+	 */
+	struct challenge *mine_before = offers_find_challenge(o, proto->from, proto->to);
+	struct challenge *theirs = offers_find_challenge(o, proto->to, proto->from);
+	if (mine_before)
+		offers_remove_challenge(o, mine_before);
+	if (theirs)
+		offers_remove_challenge(o, theirs);
 	struct party *mine = party_get(o, proto->from, false);
 	if (mine && mine->out_count >= lim->offers_per_user) {
 		snprintf(why, len, "You can have at most %d pending offers; withdraw one first.",
@@ -574,15 +587,28 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 	o->pairs[at] = n;
 
 	offers_challenge_text(c, text, sizeof text);
-	session_printf(c->from, "Issuing: %s.\n", text);
+	char before[SESSION_NAME_MAX + 64] = "";
+	if (theirs) {
+		session_printf(c->from, "Declining offer from %s and offering new match parameters.\n",
+		    session_name(c->to));
+		snprintf(before, sizeof before, "%s declines your match offer a match with these "
+		    "parameters:\n", session_name(c->from));
+	}
+	if (mine_before) {
+		session_printf(c->from, "Updating offer already made to \"%s\".\n"
+		    "Updating match request to: %s.\n", session_name(c->to), text);
+		snprintf(before, sizeof before, "%s updates the match request.\n", session_name(c->from));
+	} else {
+		session_printf(c->from, "Issuing: %s.\n", text);
+	}
 	if (session_var(c->from, IVAR_PENDINFO))
 		session_printf(c->from, "<pt> %d w=%s t=match p=%s\n", c->id, session_name(c->to), text);
 	if (c->resume_id)
 		session_notify(c->to, "%s would like to resume your adjourned game.\n"
 		    "You can \"accept\" or \"decline\".", session_name(c->from));
 	else
-		session_notify(c->to, "Challenge: %s.\n"
-		    "You can \"accept\" or \"decline\", or propose different parameters.", text);
+		session_notify(c->to, "%sChallenge: %s.\n"
+		    "You can \"accept\" or \"decline\", or propose different parameters.", before, text);
 	if (session_var(c->to, IVAR_PENDINFO))
 		session_notify(c->to, "<pf> %d w=%s t=match p=%s", c->id, session_name(c->from), text);
 	return c;
@@ -622,18 +648,38 @@ void offers_each_challenge_of(struct offers *o, struct session *s, bool incoming
 		fn(&n->c, arg);
 }
 
+/* Who s now plays, when it is starting a game; NULL otherwise. */
+static struct session *new_opponent(struct session *s)
+{
+	struct game *g = session_online(s) ? session_game(s) : NULL;
+
+	if (!g)
+		return NULL;
+	return game_player(g, game_player(g, WHITE) == s ? BLACK : WHITE);
+}
+
 void offers_drop_session(struct offers *o, struct session *s)
 {
+	struct session *opponent = new_opponent(s);
 	struct party *p;
 
 	offers_unseek(o, s, 0);
 	/* Each removal may free the party: look it up again every time. */
 	while ((p = party_get(o, s, false))) {
 		struct challenge *c = p->out_head ? &p->out_head->c : &p->in_head->c;
-		struct session *other = c->from == s ? c->to : c->from;
+		bool made = c->from == s;
+		struct session *other = made ? c->to : c->from;
 		if (!session_online(s) && session_online(other))
 			session_notify(other, "%s, who was %s you, has left; the offer is withdrawn.",
-			    session_name(s), c->from == s ? "challenging" : "challenged by");
+			    session_name(s), made ? "challenging" : "challenged by");
+		if (opponent && other != opponent && session_online(other)) {
+			/* lasker's words when a player with offers starts a game. */
+			session_notify(other, "%s, %s, has joined a match with %s.", session_name(s),
+			    made ? "who was challenging you" : "whom you were challenging",
+			    session_name(opponent));
+			session_notify(s, "Challenge %s %s %s.", made ? "to" : "from", session_name(other),
+			    made ? "withdrawn" : "removed");
+		}
 		offers_remove_challenge(o, c);
 	}
 }
