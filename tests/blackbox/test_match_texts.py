@@ -17,11 +17,9 @@ CREATED = re.compile(LS + rb"Creating: [^\n]*\n\r\{Game \d+ [^\n]*\}\n\r\n\r<12>
 class MatchTextTest(GamesTestCase):
 
     def cmd(self, c, line, timeout=GT):
-        """The reply alone: a notice's prompt left before it is cut off."""
+        """The reply alone: notices (each ending in a prompt) before it are cut off."""
         out = super().cmd(c, line, timeout)
-        while out.startswith(b"\n\rfics% "):
-            out = out[8:]
-        return out
+        return out[out.rindex(b"fics% ") + 6:] if b"fics% " in out else out
 
     def offer(self, a, b, terms="5 0"):
         out = self.cmd(a, "match %s %s" % (b.name, terms))
