@@ -24,6 +24,7 @@ struct terms {
 	struct clock_control tc;
 	bool rated, manual, formula;
 	bool rated_asked;	/* "rated" or "unrated" was typed, not the default */
+	bool untimed_unrated;	/* rated was wanted, but an untimed game never is */
 	int color;
 	int min_rating, max_rating;
 };
@@ -115,7 +116,7 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 	if (clock_parse(&t->tc, spec, why, len) < 0)
 		return false;
 	if (clock_untimed(&t->tc) && t->rated)
-		t->rated = false;	/* untimed games are never rated */
+		t->rated = false, t->untimed_unrated = true;	/* untimed games are never rated */
 	return true;
 }
 
@@ -290,6 +291,34 @@ static void take_challenge(struct session *s, struct challenge *c, bool intercep
 	start(from, s, &tc, rated, color);
 }
 
+/* Line to one of the two a play concerns: the answerer's reply, or a notice to the seeker. */
+static void tell(struct session *answering, struct session *who, const char *text)
+{
+	if (who == answering)
+		session_printf(who, "%s\n", text);
+	else
+		session_notify(who, "%s", text);
+}
+
+/* lasker's play first declines the offers made to who and withdraws those it made. */
+static void drop_offers(struct session *answering, struct session *who)
+{
+	struct offers *o = server_offers(session_server(who));
+	struct challenge *c;
+	char line[SESSION_NAME_MAX + 48];
+
+	while ((c = offers_find_challenge(o, NULL, who))) {
+		bool made = c->from == who;
+		struct session *other = made ? c->to : c->from;
+		session_notify(other, "%s %s the match offer.", session_name(who),
+		    made ? "withdraws" : "declines");
+		snprintf(line, sizeof line, "You %s the match offer %s %s.", made ? "withdraw" : "decline",
+		    made ? "to" : "from", session_name(other));
+		tell(answering, who, line);
+		offers_remove_challenge(o, c);
+	}
+}
+
 static void cmd_play(struct session *s, const struct cmd_args *a)
 {
 	struct offers *o = server_offers(session_server(s));
@@ -328,6 +357,8 @@ static void cmd_play(struct session *s, const struct cmd_args *a)
 			session_printf(s, "%s\n", why);
 		return;
 	}
+	drop_offers(s, s);
+	drop_offers(s, owner);
 	session_printf(s, "You accept the challenge of %s.\n", session_name(owner));
 	session_notify(owner, "%s accepts your challenge.", session_name(s));
 	start(owner, s, &tc, rated, color);
@@ -375,6 +406,14 @@ static void challenge(struct session *s, struct session *to, const struct clock_
 		take_challenge(s, theirs, true);
 		return;
 	}
+	/* ropen 0: only games as rated as the player's own "rated" setting. */
+	if (!theirs && !session_var(to, VAR_ROPEN) && rated != (session_var(to, VAR_RATED) != 0)) {
+		session_printf(s, "%s only wants to play %s games.\n", session_name(to),
+		    rated ? "unrated" : "rated");
+		session_notify(to, "Ignoring %srated match request from %s.", rated ? "" : "un",
+		    session_name(s));
+		return;
+	}
 	if (!session_var(s, VAR_OPEN)) {
 		if (session_set_var(s, VAR_OPEN, "1", why, sizeof why) < 0) {
 			session_printf(s, "%s\n", why);
@@ -411,6 +450,8 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 	/* A game with a guest is unrated unless asked otherwise (FICS). */
 	if (!t.rated_asked && !session_registered(to))
 		t.rated = false;
+	if (t.untimed_unrated && session_registered(to))
+		session_printf(s, "Game is untimed - reverting to unrated\n");
 	challenge(s, to, &t.tc, t.rated, t.color);
 }
 

@@ -538,6 +538,31 @@ void offers_challenge_text(const struct challenge *c, char *buf, size_t len)
 	    c->rated ? "rated" : "unrated", clock_category_name(clock_category(&c->tc)), tw);
 }
 
+/*
+ * What lasker adds below a challenge for each side: "--** bob is a
+ * computer **--" about the other, and for a rated game what each result
+ * would do to one's rating.
+ */
+static void challenge_notes(struct server *srv, const struct challenge *c, bool for_from,
+    char *buf, size_t len)
+{
+	const struct session *me = for_from ? c->from : c->to, *other = for_from ? c->to : c->from;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (session_computer(other))
+		n += (size_t)snprintf(buf, len, "--** %s is a computer **--\n", session_name(other));
+	if (!c->rated || n >= len)
+		return;
+	struct rating mine = player_rating(srv, me, &c->tc), theirs = player_rating(srv, other, &c->tc);
+	struct rating_assessment as;
+	rating_assess(&mine, &theirs, &as);
+	snprintf(buf + n, len - n, "Your %s rating will change:  Win: %s%d,  Draw: %s%d,  Loss: %s%d\n"
+	    "Your new RD will be %5.1f\n", clock_category_name(clock_category(&c->tc)),
+	    as.first[0] >= 0 ? "+" : "", as.first[0], as.first[1] >= 0 ? "+" : "", as.first[1],
+	    as.first[2] >= 0 ? "+" : "", as.first[2], as.first_rd);
+}
+
 struct challenge *offers_challenge(struct offers *o, const struct challenge *proto, char *why,
     size_t len)
 {
@@ -601,14 +626,19 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 	} else {
 		session_printf(c->from, "Issuing: %s.\n", text);
 	}
+	char notes[256];
+	challenge_notes(o->srv, c, true, notes, sizeof notes);
+	session_printf(c->from, "%s", notes);
 	if (session_var(c->from, IVAR_PENDINFO))
 		session_printf(c->from, "<pt> %d w=%s t=match p=%s\n", c->id, session_name(c->to), text);
+	challenge_notes(o->srv, c, false, notes, sizeof notes);
 	if (c->resume_id)
 		session_notify(c->to, "%s would like to resume your adjourned game.\n"
 		    "You can \"accept\" or \"decline\".", session_name(c->from));
 	else
-		session_notify(c->to, "%sChallenge: %s.\n"
-		    "You can \"accept\" or \"decline\", or propose different parameters.", before, text);
+		session_notify(c->to, "%sChallenge: %s.\n%s"
+		    "You can \"accept\" or \"decline\", or propose different parameters.", before, text,
+		    notes);
 	if (session_var(c->to, IVAR_PENDINFO))
 		session_notify(c->to, "<pf> %d w=%s t=match p=%s", c->id, session_name(c->from), text);
 	return c;

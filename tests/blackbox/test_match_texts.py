@@ -46,6 +46,52 @@ class MatchTextTest(GamesTestCase):
         self.assertTrue(out.startswith(b"Setting you open for matches.\n\rIssuing: "), out)
         self.assertIn(b"Issuing: ", self.cmd(b, "match %s 3 0" % a.name))
 
+    def test_what_lasker_adds_to_a_challenge(self):
+        srv = self.game_server()
+        for n in ("alice", "bob", "Fish"):
+            srv.useradd(n, n + "pw1")
+        self.assertEqual(srv.admin_cmd("computer", "Fish", "on").returncode, 0)
+        a, b = (self.user_player(srv, n, n + "pw1") for n in ("alice", "bob"))
+        f = self.connect(srv)
+        f.expect(b"login: ", GT)
+        f.send_raw(b"Fish\nFishpw1\n")
+        f.expect(b"**** Starting FICS session as Fish(C) ****", GT)
+        f.expect_prompt(GT)
+        # A rated offer: each side reads what the results would do to its rating,
+        # as assess computes it.
+        assess = self.cmd(a, "assess alice bob /blitz").decode()
+        win, draw, loss = (int(re.search(r"%s:\s+(-?\d+)" % k, assess).group(1))
+                           for k in ("Win", "Draw", "Loss"))
+        rd = float(re.search(r"New RD:\s+([\d.]+)", assess).group(1))
+        change = ("Your blitz rating will change:  Win: %+d,  Draw: %+d,  Loss: %+d\n\r"
+                  "Your new RD will be %5.1f\n\r" % (win, draw, loss, rd)).encode()
+        self.assertEqual(self.cmd(a, "match bob 5 0 rated"),
+                         b"Issuing: alice (----) bob (----) rated blitz 5 0.\n\r" + change)
+        b.expect(b"\n\rChallenge: alice (----) bob (----) rated blitz 5 0.\n\r" + change +
+                 b'You can "accept" or "decline", or propose different parameters.', GT)
+        # None for an unrated one; a computer is named as one to the other side.
+        self.assertEqual(self.cmd(f, "match alice 5 0 unrated"),
+                         b"Issuing: Fish (----) alice (----) unrated blitz 5 0.\n\r")
+        a.expect(b"\n\rChallenge: Fish (----) alice (----) unrated blitz 5 0.\n\r"
+                 b"--** Fish is a computer **--\n\r"
+                 b'You can "accept" or "decline", or propose different parameters.', GT)
+        self.assertEqual(self.cmd(b, "match Fish 5 0 unrated"),
+                         b"Issuing: bob (----) Fish (----) unrated blitz 5 0.\n\r"
+                         b"--** Fish is a computer **--\n\r")
+        # Untimed is never rated, and says so.
+        self.assertEqual(self.cmd(a, "match bob untimed rated"),
+                         b"Game is untimed - reverting to unrated\n\r"
+                         b'Updating offer already made to "bob".\n\r'
+                         b"Updating match request to: alice (----) bob (----) unrated untimed 0 0.\n\r")
+        self.cmd(a, "withdraw bob")
+        # ropen 0: only games as rated as one's "rated" setting.
+        self.cmd(b, "set ropen 0")
+        self.cmd(b, "set rated 0")
+        self.assertEqual(self.cmd(a, "match bob 5 0 rated"),
+                         b"bob only wants to play unrated games.\n\r")
+        self.expect_line(b, re.escape("Ignoring rated match request from alice."))
+        self.assertIn(b"Issuing: ", self.cmd(a, "match bob 5 0 unrated"))
+
     def test_update_and_counter_offer(self):
         srv = self.game_server()
         a, b = self.guest_player(srv), self.guest_player(srv)
@@ -218,8 +264,8 @@ class MatchTextTest(GamesTestCase):
         cut = handlers(got["alice"], "onInterceptedChallenge")
         self.assertEqual(len(cut), 1, got["alice"])
         self.assertEqual(cut[0]["groups"][0], ["bob"])
-        self.assertTrue(cut[0]["lines"][-4].startswith(
-            "Creating: alice (----) bob (----) unrated blitz 2 12"), cut)
+        self.assertRegex(cut[0]["lines"][-4], r"^Creating: (alice \(----\) bob|bob \(----\) alice) "
+                         r"\(----\) unrated blitz 2 12$")
         self.assertTrue(cut[0]["lines"][-3].startswith("{Game "), cut)
         self.assertEqual(cut[0]["lines"][-2], "", cut)
 

@@ -74,6 +74,29 @@ class SeekTextTest(GamesTestCase):
         self.assertEqual(gone, {mine, theirs})
         self.assertEqual(self.cmd(w, "sought"), b"0 ads displayed.\n\r")
 
+    def test_play_first_ends_both_players_offers(self):
+        srv = self.game_server()
+        a, b, c, d = (self.guest_player(srv) for _ in range(4))
+        n = self.post(a, "5 0")
+        self.cmd(a, "match %s 3 0" % c.name)      # a offers c
+        self.cmd(d, "match %s 3 0" % a.name)      # d offers a
+        self.cmd(b, "match %s 2 0" % c.name)      # b offers c
+        for x in (a, c):
+            x.expect(b"or propose different parameters.", GT)
+        out = self.cmd(b, "play %d" % n)
+        self.assertTrue(out.startswith(b"You withdraw the match offer to %s.\n\r"
+                                       b"You accept the challenge of %s.\n\r"
+                                       % (c.name.encode(), a.name.encode())), out)
+        self.expect_line(a, re.escape("You withdraw the match offer to %s." % c.name))
+        self.expect_line(a, re.escape("You decline the match offer from %s." % d.name))
+        self.expect_line(a, re.escape("%s accepts your challenge." % b.name))
+        self.expect_line(d, re.escape("%s declines the match offer." % a.name))
+        a.expect(CREATED, GT)
+        c.expect(re.compile(rb"withdraws the match offer\.\n\r(?:.|\n)*withdraws the match offer\."),
+                 GT)
+        for x in (a, b):
+            self.assertIn(b"\n\r%s withdraws the match offer.\n\r" % x.name.encode(), c.seen)
+
     def test_sought_columns(self):
         srv = self.game_server()
         a, b = self.guest_player(srv), self.guest_player(srv)
