@@ -699,9 +699,10 @@ void offers_drop_session(struct offers *o, struct session *s)
 		struct challenge *c = p->out_head ? &p->out_head->c : &p->in_head->c;
 		bool made = c->from == s;
 		struct session *other = made ? c->to : c->from;
+		/* Leaving withdraws what one offered and declines what one was offered (lasker). */
 		if (!session_online(s) && session_online(other))
-			session_notify(other, "%s, who was %s you, has left; the offer is withdrawn.",
-			    session_name(s), made ? "challenging" : "challenged by");
+			session_notify(other, "%s %s the match offer.", session_name(s),
+			    made ? "withdraws" : "declines");
 		if (opponent && other != opponent && session_online(other)) {
 			/* lasker's words when a player with offers starts a game. */
 			session_notify(other, "%s, %s, has joined a match with %s.", session_name(s),

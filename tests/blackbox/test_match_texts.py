@@ -217,6 +217,19 @@ class MatchTextTest(GamesTestCase):
         for x in (c, d):
             self.assertIn(b"There are no offers pending", self.cmd(x, "pending"))
 
+    def test_leaving_withdraws_and_declines(self):
+        srv = self.game_server()
+        a, b, c = (self.guest_player(srv) for _ in range(3))
+        self.offer(a, b)
+        self.offer(c, a)
+        a.send_line("quit")
+        a.expect_closed(GT)
+        self.expect_line(b, re.escape("%s withdraws the match offer." % a.name))
+        self.expect_line(c, re.escape("%s declines the match offer." % a.name))
+        c.read_for(0.2)
+        got = ask_pychess({"c": c.seen})["transcripts"]["c"]
+        self.assertEqual([e["groups"][0] for e in handlers(got, "matchDeclined")], [[a.name]], got)
+
     def test_pychess_reads_the_flow(self):
         srv = self.game_server()
         srv.useradd("alice", "alicepw1")

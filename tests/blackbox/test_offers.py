@@ -83,10 +83,8 @@ class OfferTest(GamesTestCase):
         self.issue(c, a)
         a.send_line("quit")
         a.expect_closed(GT)
-        self.expect_line(b, re.escape("%s, who was challenging you, has left; the offer is "
-                                      "withdrawn." % a.name))
-        self.expect_line(c, re.escape("%s, who was challenged by you, has left; the offer is "
-                                      "withdrawn." % a.name))
+        self.expect_line(b, re.escape("%s withdraws the match offer." % a.name))
+        self.expect_line(c, re.escape("%s declines the match offer." % a.name))
         self.assertIn(b"There are no offers pending FROM other players.", self.cmd(b, "pending"))
         self.assertIn(b"There are no offers pending TO other players.", self.cmd(c, "pending"))
         # Nothing of a's is left behind: the same players can start afresh.
