@@ -455,16 +455,6 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 	challenge(s, to, &t.tc, t.rated, t.color);
 }
 
-struct tally {
-	int count;
-};
-
-static void tally_one(struct challenge *c, void *arg)
-{
-	(void)c;
-	((struct tally *)arg)->count++;
-}
-
 /*
  * The challenge an accept/decline/withdraw names, saying why in lasker's
  * words when there is none: by the number "pending" and <pf> show, by the
@@ -475,11 +465,10 @@ static struct challenge *pick_challenge(struct session *s, const struct cmd_args
 {
 	struct offers *o = server_offers(session_server(s));
 	const char *which = a->argc ? a->argv[0] : NULL;
-	struct tally all = { 0 };
-	int count;
+	int all, count;
 
-	offers_each_challenge_of(o, s, incoming, tally_one, &all);
-	if (!all.count) {
+	offers_pick_challenge(o, s, incoming, NULL, &all);	/* how many there are */
+	if (!all) {
 		if (!strcmp(verb, "accept"))
 			session_printf(s, "You have no offers to accept.\n");
 		else
