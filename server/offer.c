@@ -109,21 +109,6 @@ static void player_rating_text(struct server *srv, const struct session *s,
 	rating_text(&r, session_user_id(s), buf, len);
 }
 
-/* "5 0" for FICS controls, else the control's own text. */
-static void time_words(const struct clock_control *tc, char *buf, size_t len)
-{
-	const struct clock_period *p = &tc->periods[0];
-
-	if (clock_untimed(tc))
-		snprintf(buf, len, "0 0");
-	else if (tc->period_count == 1 && !p->moves && p->base_ms % 60000 == 0 &&
-	    (tc->bonus == CLOCK_BONUS_NONE || tc->bonus == CLOCK_BONUS_FISCHER) && tc->bonus_ms % 1000 == 0)
-		snprintf(buf, len, "%lld %lld", (long long)(p->base_ms / 60000),
-		    (long long)(tc->bonus == CLOCK_BONUS_FISCHER ? tc->bonus_ms / 1000 : 0));
-	else
-		clock_format(tc, buf, len);
-}
-
 /*
  * A challenge's control as clients parse it (<pf>, Challenge:): FICS's two
  * numbers, then, for a control FICS has no form for, the control itself
@@ -186,13 +171,12 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 {
 	struct server *srv = session_server(sk->owner);
 	struct rating r = player_rating(srv, sk->owner, &sk->tc);
-	char tw[64], rt[8];
+	char tw[CLOCK_TEXT_MAX], rt[8];
 	long long minutes, inc;
 	/* Clients add i= to their clocks each move: a delay is shown as none, as in style 12. */
 	fics_time_numbers(&sk->tc, &minutes, &inc);
 	const char *type = clock_category_name(clock_category(&sk->tc));
 
-	time_words(&sk->tc, tw, sizeof tw);
 	rating_text(&r, session_user_id(sk->owner), rt, sizeof rt);
 	if (machine) {
 		/* No rating yet is 0P, as FICS sends it: eboard shows it as "++++". */
@@ -269,13 +253,21 @@ struct seek *offers_seek(struct offers *o, const struct seek *proto, char *why, 
 	o->seeks[o->seek_count++] = sk;
 
 	struct announce a = { .sk = sk };
-	char tw[64], rt[8];
-	time_words(&sk->tc, tw, sizeof tw);
+	char control[CLOCK_TEXT_MAX + 4] = "", rt[8];
+	long long minutes, inc;
 	player_rating_text(o->srv, sk->owner, &sk->tc, rt, sizeof rt);
 	offers_seek_line(sk, true, a.machine, sizeof a.machine);
-	snprintf(a.human, sizeof a.human, "%s (%s) seeking %s %s %s%s (\"play %d\" to respond)",
-	    session_name(sk->owner), rt, tw, sk->rated ? "rated" : "unrated",
-	    clock_category_name(clock_category(&sk->tc)), sk->manual ? " m" : "", sk->id);
+	/* xboard reads minutes, increment, rated and type off the front; people
+	 * read a control FICS has no numbers for after them. */
+	fics_time_numbers(&sk->tc, &minutes, &inc);
+	if (!fics_time_plain(&sk->tc) && !clock_untimed(&sk->tc)) {
+		char tw[CLOCK_TEXT_MAX];
+		clock_format(&sk->tc, tw, sizeof tw);
+		snprintf(control, sizeof control, " (%s)", tw);
+	}
+	snprintf(a.human, sizeof a.human, "%s (%s) seeking %lld %lld %s %s%s%s (\"play %d\" to respond)",
+	    session_name(sk->owner), rt, minutes, inc, sk->rated ? "rated" : "unrated",
+	    clock_category_name(clock_category(&sk->tc)), control, sk->manual ? " m" : "", sk->id);
 	audience_each(o->srv, AUDIENCE_SEEK, announce_seek, &a);
 	session_printf(sk->owner, "Your seek has been posted with index %d.\n(%d player(s) saw the seek.)\n",
 	    sk->id, a.seen);

@@ -134,6 +134,13 @@ class SeekTextTest(GamesTestCase):
         m = XBOARD_SEEKING.match(human)
         self.assertTrue(m, human)
         self.assertEqual(m.group(1, 2, 3, 4, 5, 6), (a.name, "++++", "5", "0", "unrated", "blitz"))
+        # A club control: xboard still finds the numbers; people read the control.
+        self.post(a, "40/90,30+30 m")
+        human = self.expect_line(b, r"[^\n]* seeking [^\n]*").group(1).decode()
+        m = XBOARD_SEEKING.match(human)
+        self.assertTrue(m, human)
+        self.assertEqual(m.group(3, 4, 5, 6, 7), ("90", "30", "unrated", "standard",
+                                                  "(40/90,30+30) m ("))
 
     def test_unseek(self):
         srv = self.game_server()
