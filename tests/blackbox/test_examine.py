@@ -161,7 +161,7 @@ class Examine(GamesTestCase):
         self.assertIn(b"You are already examining a game.", self.cmd(third, "examine"))
         self.assertIn(b"You cannot challenge while you are examining a game.",
                       self.cmd(third, "match %s 1 0" % watcher.name))
-        self.assertIn(("%s is examining a game." % third.name).encode(),
+        self.assertIn(('Player "%s" is involved in another game.' % third.name).encode(),
                       self.cmd(watcher, "match %s 1 0" % third.name))
         self.cmd(watcher, "unobserve")
         d = parse12(re.search(rb"<12> ([^\n\r]*)",
