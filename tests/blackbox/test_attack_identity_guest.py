@@ -118,11 +118,11 @@ class NameGivenAgain(GamesTestCase):
         self.leave(z, [a])
         z2 = self.unregistered(srv, "zed")
         self.assertEqual(self.ask(z2, "pending"),
-                         b"There are no offers pending to other players.\n\r\n\r"
-                         b"There are no offers pending from other players.\n\r")
+                         b"There are no offers pending TO other players.\n\r\n\r"
+                         b"There are no offers pending FROM other players.\n\r")
         self.assertEqual(self.ask(a, "pending"),
-                         b"There are no offers pending to other players.\n\r\n\r"
-                         b"There are no offers pending from other players.\n\r")
+                         b"There are no offers pending TO other players.\n\r\n\r"
+                         b"There are no offers pending FROM other players.\n\r")
         self.assertEqual(self.ask(z2, "accept"), b"You have no offers to accept.\n\r")
         self.assertEqual(self.ask(a, "accept zed"), b"You have no offers to accept.\n\r")
         self.assertNotIn(b"zed", self.ask(a, "sought"))
