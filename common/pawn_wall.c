@@ -132,8 +132,11 @@ static bitboard flood(enum wall_class cl, bitboard seed, bitboard open)
 
 static uint64_t state_hash(const bitboard pawns[COLOR_NB])
 {
-	uint64_t h = pawns[WHITE] * 0x9e3779b97f4a7c15ULL ^ pawns[BLACK] * 0xc2b2ae3d27d4eb4fULL;
-	return h ^ (h >> 29);
+	/* splitmix64's finaliser: every bit of both sets reaches the low bits. */
+	uint64_t h = pawns[WHITE] ^ (pawns[BLACK] * 0x9e3779b97f4a7c15ULL);
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
 }
 
 /* Squares beside every square of the king's region: the king always guards them. */
@@ -147,20 +150,21 @@ static bitboard king_sure_guard(bitboard region)
 }
 
 /* Grows every region of s to its closure: pieces through squares without
- * pawns, kings shunning the enemy's pawns' attacks and the other king,
- * until no king's region grows. */
-static void wall_flood(const struct wall *w, struct wall_state *s)
+ * pawns or frozen pieces, kings shunning the enemy's pawns' attacks and
+ * the other king, until no king's region grows. */
+static void wall_flood(const struct wall *w, struct wall_state *s, bitboard frozen)
 {
 	bitboard open = ~(s->pawns[WHITE] | s->pawns[BLACK]);
 
 	for (int i = 2; i < w->npieces; i++)
-		s->region[i] = flood(w->class_of[i], s->region[i], open);
-	s->promoted_region = flood(WALL_PROMOTED, s->promoted_region, open);
+		s->region[i] = flood(w->class_of[i], s->region[i],
+		    open & ~(frozen & ~s->region[i]));
+	s->promoted_region = flood(WALL_PROMOTED, s->promoted_region, open & ~frozen);
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (int c = WHITE; c <= BLACK; c++) {
-			bitboard king_open = open & ~bb_pawn_attacks(s->pawns[!c], !c) &
-			    ~king_sure_guard(s->region[!c]);
+			bitboard king_open = open & ~(frozen & ~s->region[c]) &
+			    ~bb_pawn_attacks(s->pawns[!c], !c) & ~king_sure_guard(s->region[!c]);
 			bitboard r = flood(WALL_KING, s->region[c], king_open);
 			grew |= r != s->region[c];
 			s->region[c] = r;
@@ -256,8 +260,12 @@ static bool wall_mate_on(const struct wall *w, const struct wall_state *s, int k
 	enum color win = w->winner, lose = !win;
 	bitboard pawns = s->pawns[WHITE] | s->pawns[BLACK];
 	bitboard guarded = bb_pawn_attacks(s->pawns[win], win);
-	struct cover c = { .king_square = bb_square(k) };
+	struct cover c;	/* large: only the parts in use are set */
 
+	c.king_square = bb_square(k);
+	c.n = c.nblockers = 0;
+	c.blockable = 0;
+	c.tries = 0;
 	c.flights = attacks_king(k) & ~s->pawns[lose] & ~guarded;
 	c.pawn_check = (guarded & bb_square(k)) != 0;
 	bitboard target = c.flights | c.king_square;
@@ -265,7 +273,14 @@ static bool wall_mate_on(const struct wall *w, const struct wall_state *s, int k
 	bitboard far = s->region[win] & ~attacks_king(k) & ~c.king_square;
 	if (!far)
 		return false;
-	for (bitboard x = far; x;)
+	/* Only squares that attack a target give a mask other than none, and
+	 * those are the squares the targets attack. */
+	bitboard near = 0;
+	for (bitboard t = c.flights; t;)
+		near |= attacks_king(bb_pop(&t));
+	c.nmasks[0] = 0;
+	cover_add_mask(&c, 0, 0);
+	for (bitboard x = far & near; x;)
 		cover_add_mask(&c, 0, attacks_king(bb_pop(&x)) & c.flights);
 	c.n = 1;
 	for (int i = 2; i < w->npieces; i++) {
@@ -274,8 +289,12 @@ static bool wall_mate_on(const struct wall *w, const struct wall_state *s, int k
 			continue;
 		}
 		int u = c.n++;
+		bitboard reach = target;
+		c.nmasks[u] = 0;
+		for (bitboard t = target; t;)
+			reach |= class_attacks(w->class_of[i], bb_pop(&t), pawns);
 		cover_add_mask(&c, u, 0);
-		for (bitboard x = s->region[i] & ~c.king_square; x;) {
+		for (bitboard x = s->region[i] & reach & ~c.king_square; x;) {
 			int sq = bb_pop(&x);
 			cover_add_mask(&c, u, (class_attacks(w->class_of[i], sq, pawns) |
 			    bb_square(sq)) & target);
@@ -365,9 +384,9 @@ static void wall_reach(struct wall *w, const struct wall_state *next)
 }
 
 /* The state after a pawn of colour c goes from `from` to `to`, taking
- * whatever pawn stands on `taken` (0 for none). */
+ * whatever pawn stands on `taken` (0 for none), or a piece on `to`. */
 static void wall_pawn_move(struct wall *w, const struct wall_state *s, enum color c,
-    int from, int to, bitboard taken)
+    int from, int to, bitboard taken, bool takes_piece)
 {
 	struct wall_state next = *s;
 	bitboard dest = bb_square(to);
@@ -379,12 +398,22 @@ static void wall_pawn_move(struct wall *w, const struct wall_state *s, enum colo
 	}
 	next.pawns[c] ^= bb_square(from) | (promotes ? 0 : dest);
 	next.pawns[!c] &= ~taken;
+	int prey = -1, candidates = 0;
 	for (int p = 0; p < w->npieces; p++)
 		if (next.region[p] & dest) {
-			next.present &= ~(1u << p);	/* it may be this pawn's prey */
+			if (takes_piece && w->color_of[p] != c && w->class_of[p] != WALL_KING) {
+				next.present &= ~(1u << p);	/* it may be the prey */
+				prey = p;
+				candidates++;
+			}
 			next.region[p] &= ~dest;
 		}
-	next.promoted_region &= ~dest;
+	if (next.promoted_region & dest) {
+		candidates += takes_piece && c == w->winner;
+		next.promoted_region &= ~dest;
+	}
+	if (candidates == 1 && prey >= 0)
+		next.region[prey] = 0;	/* the only piece that can have been there is gone */
 	if (promotes) {
 		next.promoted++;
 		next.promoted_region |= dest;
@@ -410,14 +439,15 @@ static void wall_pawn_moves(struct wall *w, const struct wall_state *s, enum col
 		int sq = bb_pop(&p);
 		bitboard one = bb_push(bb_square(sq), c);
 		if (one & ~stop) {
-			wall_pawn_move(w, s, c, sq, bb_lsb(one), 0);
+			wall_pawn_move(w, s, c, sq, bb_lsb(one), 0, false);
 			bitboard two = bb_push(one, c);
 			if ((bb_square(sq) & start) && (two & ~stop))
-				wall_pawn_move(w, s, c, sq, bb_lsb(two), 0);
+				wall_pawn_move(w, s, c, sq, bb_lsb(two), 0, false);
 		}
 		for (bitboard t = attacks_pawn(sq, c) & (s->pawns[!c] | prey); t;) {
 			int to = bb_pop(&t);
-			wall_pawn_move(w, s, c, sq, to, bb_square(to) & s->pawns[!c]);
+			bitboard pawn = bb_square(to) & s->pawns[!c];
+			wall_pawn_move(w, s, c, sq, to, pawn, !pawn);
 		}
 		/* En passant, whenever the pawn beside may just have come two. */
 		if (bb_square(sq) & passed) {
@@ -426,7 +456,7 @@ static void wall_pawn_moves(struct wall *w, const struct wall_state *s, enum col
 				bitboard e = bb_square(bb_pop(&beside));
 				bitboard to = bb_push(e, c), from = bb_push(to, c);
 				if (!(to & stop) && !(from & pawns))
-					wall_pawn_move(w, s, c, sq, bb_lsb(to), e);
+					wall_pawn_move(w, s, c, sq, bb_lsb(to), e, false);
 			}
 		}
 	}
@@ -483,9 +513,16 @@ static bitboard wall_frozen(const struct wall *w, struct wall_state *s)
 static void wall_expand(struct wall *w, int i)
 {
 	struct wall_state s = w->states[i];
-
-	wall_flood(w, &s);
 	bitboard frozen = wall_frozen(w, &s);
+
+	/* Frozen pieces bar the way of the others; fewer of them, more room. */
+	for (;;) {
+		wall_flood(w, &s, frozen);
+		bitboard after = wall_frozen(w, &s);
+		if (after == frozen)
+			break;
+		frozen = after;
+	}
 	w->states[i] = s;
 	if (wall_mate_possible(w, &s)) {
 		w->failed = true;
