@@ -14,8 +14,8 @@
  * The edges are every pawn move that might be legal given the regions:
  * pushes and double pushes (not onto a piece that is always there: one
  * with a single square that nothing may ever have taken), captures of
- * pawns, of pieces whose region holds the square, en passant whenever the
- * pawn beside might just have come, and captures of pawns by pieces whose
+ * pawns, of pieces whose region holds the square, en passant right after
+ * the double push it answers, and captures of pawns by pieces whose
  * region attacks them (a king only a pawn that no pawn and no surely
  * adjacent king guards).  A state whose regions grow goes round again, so
  * the walk ends at a fixpoint.  It gives up (the position may be winnable)
@@ -62,6 +62,8 @@ struct wall_state {
 
 struct wall {
 	enum color winner;
+	enum color root_side;	/* to move in the position asked about */
+	int root_ep;		/* its en passant square, or SQ_NONE */
 	int npieces;		/* the two kings first, white's then black's */
 	enum wall_class class_of[WALL_PIECES_MAX];
 	enum color color_of[WALL_PIECES_MAX];
@@ -427,7 +429,6 @@ static void wall_pawn_moves(struct wall *w, const struct wall_state *s, enum col
 	bitboard pawns = s->pawns[WHITE] | s->pawns[BLACK], stop = pawns | frozen;
 	bitboard prey = 0;
 	bitboard start = c == WHITE ? BB_RANK_2 : BB_RANK_7;
-	bitboard passed = c == WHITE ? BB_RANK_5 : BB_RANK_4;
 
 	for (int p = 2; p < w->npieces; p++)
 		if (w->color_of[p] != c)
@@ -441,23 +442,19 @@ static void wall_pawn_moves(struct wall *w, const struct wall_state *s, enum col
 		if (one & ~stop) {
 			wall_pawn_move(w, s, c, sq, bb_lsb(one), 0, false);
 			bitboard two = bb_push(one, c);
-			if ((bb_square(sq) & start) && (two & ~stop))
+			if ((bb_square(sq) & start) && (two & ~stop)) {
 				wall_pawn_move(w, s, c, sq, bb_lsb(two), 0, false);
+				/* En passant can only answer the double push at once. */
+				bitboard beside = (bb_east(two) | bb_west(two)) & s->pawns[!c];
+				while (beside)
+					wall_pawn_move(w, s, !c, bb_pop(&beside), bb_lsb(one),
+					    bb_square(sq), false);
+			}
 		}
 		for (bitboard t = attacks_pawn(sq, c) & (s->pawns[!c] | prey); t;) {
 			int to = bb_pop(&t);
 			bitboard pawn = bb_square(to) & s->pawns[!c];
 			wall_pawn_move(w, s, c, sq, to, pawn, !pawn);
-		}
-		/* En passant, whenever the pawn beside may just have come two. */
-		if (bb_square(sq) & passed) {
-			bitboard beside = (bb_east(bb_square(sq)) | bb_west(bb_square(sq))) & s->pawns[!c];
-			while (beside) {
-				bitboard e = bb_square(bb_pop(&beside));
-				bitboard to = bb_push(e, c), from = bb_push(to, c);
-				if (!(to & stop) && !(from & pawns))
-					wall_pawn_move(w, s, c, sq, bb_lsb(to), e, false);
-			}
 		}
 	}
 }
@@ -532,6 +529,13 @@ static void wall_expand(struct wall *w, int i)
 		wall_pawn_moves(w, &s, c, frozen);
 		wall_piece_takes(w, &s, c);
 	}
+	/* The root alone may follow a double push made before it. */
+	if (i == 0 && w->root_ep != SQ_NONE && !w->failed) {
+		enum color c = w->root_side;
+		for (bitboard p = attacks_pawn(w->root_ep, !c) & s.pawns[c]; p;)
+			wall_pawn_move(w, &s, c, bb_pop(&p), w->root_ep,
+			    bb_push(bb_square(w->root_ep), !c), false);
+	}
 }
 
 static bool wall_open(struct wall *w, const struct board *b, enum color side, int max_states)
@@ -541,7 +545,8 @@ static bool wall_open(struct wall *w, const struct board *b, enum color side, in
 	struct wall_state root = { .queued = false };
 	size_t slots = 2;
 
-	*w = (struct wall){ .winner = side, .cap = max_states, .npieces = 2 };
+	*w = (struct wall){ .winner = side, .root_side = (enum color)b->side,
+	    .root_ep = b->ep_square, .cap = max_states, .npieces = 2 };
 	for (int c = WHITE; c <= BLACK; c++) {
 		root.pawns[c] = b->by_type[PAWN] & b->by_color[c];
 		root.region[c] = bb_square(board_king(b, c));

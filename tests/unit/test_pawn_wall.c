@@ -68,6 +68,10 @@ static const struct wall_case proved[] = {
 	{ "4k3/1p4p1/bPp2pPb/n1P2P1n/N1p2p1N/BpP2PpB/1P4P1/4K3 w - - 0 1", BLACK },
 	/* The bishop on c8 can never move, so c7 never promotes. */
 	{ "k1b5/Pp1b4/1P6/8/8/1p6/pP1B4/K1B5 w - - 0 1", WHITE },
+	/* e4 may take en passant only just after a double push, and d4 never
+	 * came from d2: the wall holds. */
+	{ "6bk/8/8/1p1p4/1P1Pp1p1/4PpP1/5P2/2BK3N w - - 0 1", WHITE },
+	{ "6bk/8/8/1p1p4/1P1Pp1p1/4PpP1/5P2/2BK3N w - - 0 1", BLACK },
 	/* Pawns still to push and to take: a hundred structures and more. */
 	{ "2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P3/8 w - - 0 1", BLACK },
 	{ "2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P1P1/8 w - - 0 1", BLACK },
