@@ -16,8 +16,8 @@
  * with a single square that nothing may ever have taken), captures of
  * pawns, of pieces whose region holds the square, en passant right after
  * the double push it answers, and captures of pawns by pieces whose
- * region attacks them (a king only a pawn that no pawn and no surely
- * adjacent king guards).  A state whose regions grow goes round again, so
+ * region attacks them (a king only a pawn that no pawn guards, nor a
+ * king or a knight that is always beside it).  A state whose regions grow goes round again, so
  * the walk ends at a fixpoint.  It gives up (the position may be winnable)
  * when the winner may promote, when the winner might mate in some state,
  * or when it meets more structures than it may visit.
@@ -151,6 +151,20 @@ static bitboard king_sure_guard(bitboard region)
 	return sure;
 }
 
+/* Squares colour c always guards with a piece: beside its king when that
+ * king has no square but such neighbours, and round each knight that is
+ * always on its one square (a slider's ray might be shut by a piece). */
+static bitboard wall_sure_guard(const struct wall *w, const struct wall_state *s, enum color c)
+{
+	bitboard sure = king_sure_guard(s->region[c]);
+
+	for (int i = 2; i < w->npieces; i++)
+		if (w->color_of[i] == c && w->class_of[i] == WALL_KNIGHT &&
+		    (s->present & (1u << i)) && s->region[i] && !bb_several(s->region[i]))
+			sure |= attacks_knight(bb_lsb(s->region[i]));
+	return sure;
+}
+
 /* Grows every region of s to its closure: pieces through squares without
  * pawns or frozen pieces, kings shunning the enemy's pawns' attacks and
  * the other king, until no king's region grows. */
@@ -166,7 +180,7 @@ static void wall_flood(const struct wall *w, struct wall_state *s, bitboard froz
 		grew = false;
 		for (int c = WHITE; c <= BLACK; c++) {
 			bitboard king_open = open & ~(frozen & ~s->region[c]) &
-			    ~bb_pawn_attacks(s->pawns[!c], !c) & ~king_sure_guard(s->region[!c]);
+			    ~bb_pawn_attacks(s->pawns[!c], !c) & ~wall_sure_guard(w, s, !c);
 			bitboard r = flood(WALL_KING, s->region[c], king_open);
 			grew |= r != s->region[c];
 			s->region[c] = r;
@@ -462,7 +476,7 @@ static void wall_pawn_moves(struct wall *w, const struct wall_state *s, enum col
 /* Captures of pawns by pieces: the pawn goes, the taker may stand there. */
 static void wall_piece_takes(struct wall *w, const struct wall_state *s, enum color c)
 {
-	bitboard guarded = bb_pawn_attacks(s->pawns[!c], !c) | king_sure_guard(s->region[!c]);
+	bitboard guarded = bb_pawn_attacks(s->pawns[!c], !c) | wall_sure_guard(w, s, !c);
 
 	for (bitboard p = s->pawns[!c]; p && !w->failed;) {
 		bitboard at = bb_square(bb_pop(&p));

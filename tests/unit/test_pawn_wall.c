@@ -68,6 +68,11 @@ static const struct wall_case proved[] = {
 	{ "4k3/1p4p1/bPp2pPb/n1P2P1n/N1p2p1N/BpP2PpB/1P4P1/4K3 w - - 0 1", BLACK },
 	/* The bishop on c8 can never move, so c7 never promotes. */
 	{ "k1b5/Pp1b4/1P6/8/8/1p6/pP1B4/K1B5 w - - 0 1", WHITE },
+	/* Knights that can never move guard the pawns beside them from the
+	 * kings: the wall of the sixth rank stands. */
+	{ "N1b1N1N1/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1", WHITE },
+	{ "N1b1N1N1/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1", BLACK },
+	{ "k7/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/K1B5 w - - 0 1", BLACK },
 	/* e4 may take en passant only just after a double push, and d4 never
 	 * came from d2: the wall holds. */
 	{ "6bk/8/8/1p1p4/1P1Pp1p1/4PpP1/5P2/2BK3N w - - 0 1", WHITE },
