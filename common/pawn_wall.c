@@ -17,7 +17,7 @@
  * pawns, of pieces whose region holds the square, en passant right after
  * the double push it answers, and captures of pawns by pieces whose
  * region attacks them (a king only a pawn that no pawn guards, nor a
- * king or a knight that is always beside it).  A state whose regions grow goes round again, so
+ * piece that is always on its square next to it).  A state whose regions grow goes round again, so
  * the walk ends at a fixpoint.  It gives up (the position may be winnable)
  * when the winner may promote, when the winner might mate in some state,
  * or when it meets more structures than it may visit.
@@ -152,16 +152,17 @@ static bitboard king_sure_guard(bitboard region)
 }
 
 /* Squares colour c always guards with a piece: beside its king when that
- * king has no square but such neighbours, and round each knight that is
- * always on its one square (a slider's ray might be shut by a piece). */
+ * king has no square but such neighbours, and round each piece that is
+ * always on its one square: all a knight attacks, the next square only
+ * along a slider's lines (further on, a piece might shut the ray). */
 static bitboard wall_sure_guard(const struct wall *w, const struct wall_state *s, enum color c)
 {
 	bitboard sure = king_sure_guard(s->region[c]);
 
 	for (int i = 2; i < w->npieces; i++)
-		if (w->color_of[i] == c && w->class_of[i] == WALL_KNIGHT &&
-		    (s->present & (1u << i)) && s->region[i] && !bb_several(s->region[i]))
-			sure |= attacks_knight(bb_lsb(s->region[i]));
+		if (w->color_of[i] == c && (s->present & (1u << i)) && s->region[i] &&
+		    !bb_several(s->region[i]))
+			sure |= class_steps(w->class_of[i], s->region[i]);
 	return sure;
 }
 
@@ -509,8 +510,12 @@ static bitboard wall_frozen(const struct wall *w, struct wall_state *s)
 
 	for (int c = WHITE; c <= BLACK; c++)
 		hit[c] = bb_pawn_attacks(s->pawns[c], (enum color)c);
-	for (int i = 0; i < w->npieces; i++)
+	for (int i = 2; i < w->npieces; i++)
 		hit[w->color_of[i]] |= class_steps(w->class_of[i], s->region[i]);
+	/* A king takes nothing that a pawn guards. */
+	for (int c = WHITE; c <= BLACK; c++)
+		hit[c] |= class_steps(WALL_KING, s->region[c]) &
+		    ~bb_pawn_attacks(s->pawns[!c], (enum color)!c);
 	hit[!w->winner] |= class_steps(WALL_PROMOTED, s->promoted_region);
 	for (int i = 0; i < w->npieces; i++) {
 		if (i >= 2 && (s->region[i] & hit[!w->color_of[i]]))

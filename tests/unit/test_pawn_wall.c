@@ -73,6 +73,10 @@ static const struct wall_case proved[] = {
 	{ "N1b1N1N1/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1", WHITE },
 	{ "N1b1N1N1/1pPpPpPp/1P1P1P1P/4B3/8/8/8/K1k5 w - - 0 1", BLACK },
 	{ "k7/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/K1B5 w - - 0 1", BLACK },
+	/* Bishops shut in by pawns their own pawns guard: no king takes them,
+	 * and they guard the pawns round them in turn. */
+	{ "4k3/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/4K3 w - - 0 1", WHITE },
+	{ "4k3/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/4K3 w - - 0 1", BLACK },
 	/* e4 may take en passant only just after a double push, and d4 never
 	 * came from d2: the wall holds. */
 	{ "6bk/8/8/1p1p4/1P1Pp1p1/4PpP1/5P2/2BK3N w - - 0 1", WHITE },
