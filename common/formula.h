@@ -16,6 +16,9 @@
 /* Every value and intermediate result is kept within +-FORMULA_VALUE_MAX. */
 #define FORMULA_VALUE_MAX 1000000000LL
 
+/* The deepest nesting any configuration may allow (bounds the reader's stack). */
+#define FORMULA_DEPTH_CAP 64
+
 struct formula_limits {
 	int max_chars;		/* longest formula text */
 	int max_depth;		/* parentheses and unary operators nested at most */
