@@ -715,7 +715,7 @@ bool offers_formula_admits(struct session *owner, struct session *other,
 		.inc_s = (int)(inc > FORMULA_VALUE_MAX ? FORMULA_VALUE_MAX : inc),
 		.category = clock_category(tc), .rated = rated,
 		.registered = session_registered(other), .computer = session_computer(other),
-		.timeseal = conn_timeseal(session_conn(other)),
+		.timeseal = session_conn(other) && conn_timeseal(session_conn(other)),
 		.private_game = session_var(owner, VAR_PRIVATE) || session_var(other, VAR_PRIVATE),
 	};
 	if (rated) {

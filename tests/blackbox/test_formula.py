@@ -111,6 +111,14 @@ class FormulaTest(GamesTestCase):
                          b"%s's formula: registered\n\r" % (o.name.encode(), o.name.encode()))
         self.expect_line(o, re.escape("Ignoring (formula): %s (++++) %s (++++) unrated blitz 5 0."
                                       % (g.name, o.name)))
+        # Taking a manual seek is a match request: the formula screens it without the flag.
+        manual = int(re.search(rb"index (\d+)", self.cmd(o, "seek 3 1 manual")).group(1))
+        self.assertIn(b"2 ads displayed.", self.cmd(g, "sought"))
+        self.assertEqual(self.cmd(g, "play %d" % manual),
+                         b"Match request does not fit formula for %s:\n\r"
+                         b"%s's formula: registered\n\r" % (o.name.encode(), o.name.encode()))
+        self.expect_line(o, re.escape("Ignoring (formula): %s (++++) %s (++++) unrated blitz 3 1."
+                                      % (g.name, o.name)))
         out = self.cmd(c, "play %d" % n)
         self.assertTrue(out.startswith(b"You accept the challenge of %s.\n\r" % o.name.encode()), out)
         self.assertRegex(out, CREATED)
