@@ -148,6 +148,41 @@ static void test_admits(void **state)
 	assert_false(formula_admits("ratingdiff - 100", &facts, &lim));
 }
 
+/* Random texts of formula tokens and junk: always a value or one line of reason, never a crash. */
+static void test_random_texts(void **state)
+{
+	static const char *const pieces[] = {
+		"rating", "myrating", "maxtime", "(", ")", "!", "-", "+", "*", "/", "&", "|", "=",
+		"<", ">", "<=", "=>", "<>", "and", "or", " ", "12", "0", "minutes", "#", "f1", "x",
+		"abuser", "999999999", "\t", "$", "rated", "blitz", "((", "))",
+	};
+	const struct formula_limits small = { .max_chars = 64, .max_depth = 4 };
+	unsigned seed = 12345;
+	char text[128], why[96], tiny[8];
+	long long v;
+
+	(void)state;
+	for (int round = 0; round < 20000; round++) {
+		text[0] = '\0';
+		int n = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+		for (int i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			const char *p = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+			if (strlen(text) + strlen(p) < sizeof text)
+				strcat(text, p);
+		}
+		why[0] = '\0';
+		int rc = formula_eval(text, &facts, &small, &v, why, sizeof why);
+		assert_true(rc == 0 || rc == -1);
+		if (rc == 0)
+			assert_true(v >= -FORMULA_VALUE_MAX && v <= FORMULA_VALUE_MAX);
+		else
+			assert_true(why[0] && !strchr(why, '\n'));
+		assert_int_equal(formula_check(text, &small, tiny, sizeof tiny), rc);
+		assert_true(strlen(tiny) < sizeof tiny);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_admits),
+		cmocka_unit_test(test_random_texts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
