@@ -352,8 +352,7 @@ static void cmd_play(struct session *s, const struct cmd_args *a)
 	int color = sk->color;
 	/* A manual seek's answer is a match request, which the formula screens as any other. */
 	if ((sk->formula || sk->manual) && !offers_formula_admits(owner, s, &tc, rated)) {
-		offers_formula_refuse(owner, s, &tc, rated,
-		    color < 0 ? -1 : (int)color_other((enum color)color));
+		offers_formula_refuse(owner, s, &tc, rated);
 		return;
 	}
 	if (sk->manual) {
@@ -422,7 +421,7 @@ static void challenge(struct session *s, struct session *to, const struct clock_
 		return;
 	}
 	if (!theirs && !offers_formula_admits(to, s, tc, rated)) {
-		offers_formula_refuse(to, s, tc, rated, color);
+		offers_formula_refuse(to, s, tc, rated);
 		return;
 	}
 	if (!session_var(s, VAR_OPEN)) {

@@ -729,10 +729,11 @@ bool offers_formula_admits(struct session *owner, struct session *other,
 }
 
 void offers_formula_refuse(struct session *owner, struct session *other,
-    const struct clock_control *tc, bool rated, int color)
+    const struct clock_control *tc, bool rated)
 {
+	/* lasker's line names the game without the colour asked for. */
 	const struct challenge c = { .from = other, .to = owner, .tc = *tc, .rated = rated,
-	    .color = color };
+	    .color = -1 };
 	const char *text = var_str(session_vars(owner), VAR_FORMULA);
 	char line[256];
 

@@ -84,7 +84,7 @@ bool offers_formula_admits(struct session *owner, struct session *other,
  * shown the formula, owner told what was ignored.
  */
 void offers_formula_refuse(struct session *owner, struct session *other,
-    const struct clock_control *tc, bool rated, int color);
+    const struct clock_control *tc, bool rated);
 
 /* A session left or started a game: drop everything it had offered or been offered. */
 void offers_drop_session(struct offers *o, struct session *s);

@@ -70,6 +70,10 @@ class FormulaTest(GamesTestCase):
         self.expect_line(b, re.escape("Ignoring (formula): %s (++++) %s (++++) unrated lightning 1 0."
                                       % (a.name, b.name)))
         self.assertIn(b"There are no offers pending FROM other players.", self.cmd(b, "pending"))
+        # lasker's line names no colour, even when one was asked for.
+        self.assertIn(b"Match request does not fit formula", self.cmd(a, "match %s 1 0 white" % b.name))
+        self.expect_line(b, re.escape("Ignoring (formula): %s (++++) %s (++++) unrated lightning 1 0."
+                                      % (a.name, b.name)))
         # A request the formula admits is made as any other.
         out = self.cmd(a, "match %s 5 0" % b.name)
         self.assertEqual(out, b"Issuing: %s (++++) %s (++++) unrated blitz 5 0.\n\r"
