@@ -237,7 +237,8 @@ static void sought_line(const struct seek *sk, void *arg)
 	struct sought *q = arg;
 	char line[256];
 
-	if (lists_censors(q->s, sk->owner))
+	if (lists_censors(q->s, sk->owner) || (sk->formula && sk->owner != q->s &&
+	    !offers_formula_admits(sk->owner, q->s, &sk->tc, sk->rated)))
 		return;
 	offers_seek_line(sk, false, line, sizeof line);
 	session_printf(q->s, "%s\n", line);
@@ -349,6 +350,11 @@ static void cmd_play(struct session *s, const struct cmd_args *a)
 	struct clock_control tc = sk->tc;
 	bool rated = sk->rated;
 	int color = sk->color;
+	/* A manual seek's answer is a match request, which the formula screens as any other. */
+	if ((sk->formula || sk->manual) && !offers_formula_admits(owner, s, &tc, rated)) {
+		offers_formula_refuse(owner, s, &tc, rated);
+		return;
+	}
 	if (sk->manual) {
 		char why[160];
 		struct challenge proto = { .from = s, .to = owner, .tc = tc, .rated = rated,
@@ -412,6 +418,10 @@ static void challenge(struct session *s, struct session *to, const struct clock_
 		    rated ? "unrated" : "rated");
 		session_notify(to, "Ignoring %srated match request from %s.", rated ? "" : "un",
 		    session_name(s));
+		return;
+	}
+	if (!theirs && !offers_formula_admits(to, s, tc, rated)) {
+		offers_formula_refuse(to, s, tc, rated);
 		return;
 	}
 	if (!session_var(s, VAR_OPEN)) {

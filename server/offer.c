@@ -4,8 +4,10 @@
 
 #include "audience.h"
 #include "config.h"
+#include "conn.h"
 #include "db.h"
 #include "fics.h"
+#include "formula.h"
 #include "game.h"
 #include "number.h"
 #include "lists.h"
@@ -13,6 +15,7 @@
 #include "rating.h"
 #include "server.h"
 #include "session.h"
+#include "var.h"
 
 /*
  * A session's challenges, both ways, each list in the order made.  Every
@@ -206,6 +209,13 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 	}
 }
 
+/* A seek posted with "formula" reaches only those its owner's formula admits. */
+static bool formula_shows(const struct seek *sk, struct session *to)
+{
+	return !sk->formula || to == sk->owner ||
+	    offers_formula_admits(sk->owner, to, &sk->tc, sk->rated);
+}
+
 struct announce {
 	const struct seek *sk;
 	char machine[256], human[256];
@@ -218,7 +228,7 @@ static void announce_seek(struct session *s, void *arg)
 
 	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
 		return;
-	if (lists_censors(s, a->sk->owner))
+	if (lists_censors(s, a->sk->owner) || !formula_shows(a->sk, s))
 		return;
 	if (session_var(s, IVAR_SEEKINFO)) {
 		session_notify(s, "%s", a->machine);
@@ -318,7 +328,7 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 	session_printf(to, "<sc>\n");
 	for (int i = 0; i < o->seek_count; i++) {
 		if ((o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK)) ||
-		    lists_censors(to, o->seeks[i]->owner))
+		    lists_censors(to, o->seeks[i]->owner) || !formula_shows(o->seeks[i], to))
 			continue;
 		offers_seek_line(o->seeks[i], true, line, sizeof line);
 		session_printf(to, "%s\n", line);
@@ -678,6 +688,59 @@ static struct session *new_opponent(struct session *s)
 	if (!g)
 		return NULL;
 	return game_player(g, game_player(g, WHITE) == s ? BLACK : WHITE);
+}
+
+/* lasker's GetRating: 0 for a guest or before any rated game in the category. */
+static int formula_rating(const struct rating *r, const struct session *s)
+{
+	return session_user_id(s) && rating_games(r) ? glicko2_display(&r->value) : 0;
+}
+
+bool offers_formula_admits(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated)
+{
+	const char *text = var_str(session_vars(owner), VAR_FORMULA);
+	struct server *srv = session_server(owner);
+	/* Checked against the configured bounds when set; read here within the hard ones. */
+	const struct formula_limits lim = { VAR_STRING_MAX, FORMULA_DEPTH_CAP };
+	long long minutes, inc;
+
+	if (!*text)
+		return true;
+	fics_time_numbers(tc, &minutes, &inc);
+	struct rating mine = player_rating(srv, owner, tc), theirs = player_rating(srv, other, tc);
+	struct formula_facts f = {
+		.rating = formula_rating(&theirs, other), .myrating = formula_rating(&mine, owner),
+		.time_min = (int)(minutes > FORMULA_VALUE_MAX ? FORMULA_VALUE_MAX : minutes),
+		.inc_s = (int)(inc > FORMULA_VALUE_MAX ? FORMULA_VALUE_MAX : inc),
+		.category = clock_category(tc), .rated = rated,
+		.registered = session_registered(other), .computer = session_computer(other),
+		.timeseal = session_conn(other) && conn_timeseal(session_conn(other)),
+		.private_game = session_var(owner, VAR_PRIVATE) || session_var(other, VAR_PRIVATE),
+	};
+	if (rated) {
+		struct rating_assessment as;
+		rating_assess(&mine, &theirs, &as);
+		f.assess_win = as.first[0];
+		f.assess_draw = as.first[1];
+		f.assess_loss = as.first[2];
+	}
+	return formula_admits(text, &f, &lim);
+}
+
+void offers_formula_refuse(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated)
+{
+	/* lasker's line names the game without the colour asked for. */
+	const struct challenge c = { .from = other, .to = owner, .tc = *tc, .rated = rated,
+	    .color = -1 };
+	const char *text = var_str(session_vars(owner), VAR_FORMULA);
+	char line[256];
+
+	session_printf(other, "Match request does not fit formula for %s:\n%s's formula: %s\n",
+	    session_name(owner), session_name(owner), text);
+	offers_challenge_text(&c, line, sizeof line);
+	session_notify(owner, "Ignoring (formula): %s.", line);
 }
 
 void offers_drop_session(struct offers *o, struct session *s)
