@@ -595,6 +595,8 @@ int session_var(const struct session *s, enum var_id id) { return var_num(&s->va
 const char *session_last_tell(const struct session *s) { return s->last_tell; }
 int session_channel_count(const struct session *s) { return s->channel_count; }
 
+int64_t session_active_ms(const struct session *s) { return s->active_ms; }
+
 int64_t session_idle_ms(const struct session *s)
 {
 	return server_now_ms(s->srv) - s->active_ms;
