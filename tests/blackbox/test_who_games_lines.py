@@ -18,6 +18,7 @@ import sqlite3
 import subprocess
 import tempfile
 import textwrap
+import time
 
 from chessd_harness import main
 from games_harness import FAST, GT, GamesTestCase
@@ -212,6 +213,37 @@ class WhoGamesLines(GamesTestCase):
                                 [exam_line(n2 + 1, "Exam.", "++++", g2.name, "++++", g2.name)],
                                 [exam_line(n2 + 2, "Setup", "++++", g3.name, "++++", g3.name)]])
         for c in (adm, alice, bob, long_, g1, g2, g3):
+            c.close()
+        srv.stop()
+
+    def test_who_keeps_name_order_through_logins_and_logouts(self):
+        srv = self.game_server()
+        q = self.guest_player(srv)
+        users = {q.name: q}
+        for _ in range(7):
+            c = self.guest_player(srv)
+            users[c.name] = c
+        ordered = sorted(users, key=str.lower)
+        self.assertIn(b"8 players displayed", self.cmd(q, "who"))
+        # Out of the first, a middle and the last place; then more come in.
+        for name in (ordered[0], ordered[3], ordered[-1]):
+            if name != q.name:
+                users.pop(name).close()
+        for _ in range(3):
+            c = self.guest_player(srv)
+            users[c.name] = c
+        want = "".join(who_line("++++", " ", n, "(U)") + "\n\r"
+                       for n in sorted(users, key=str.lower))
+        want += ("\n\r%d players displayed (of %d). (*) indicates system administrator.\n\r"
+                 % (len(users), len(users)))
+        deadline = time.time() + GT
+        while True:
+            got = self.cmd(q, "who").decode()
+            if got == want or time.time() > deadline:
+                break
+            time.sleep(0.1)	# a closed connection's logout may not have been seen yet
+        self.assertEqual(got, want)
+        for c in users.values():
             c.close()
         srv.stop()
 
