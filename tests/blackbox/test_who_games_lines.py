@@ -121,6 +121,11 @@ class WhoGamesLines(GamesTestCase):
                 else:
                     os.environ[k] = v
 
+    def no_sanitizer_report(self, srv):
+        logs = srv.all_logs()
+        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
+            self.assertNotIn(word, logs, logs[-6000:])
+
     def server(self):
         srv = self.start_server(config=dict(FAST), tls=False, start=False)
         srv.useradd("Zadmin", PW, admin=True)
@@ -215,6 +220,7 @@ class WhoGamesLines(GamesTestCase):
         for c in (adm, alice, bob, long_, g1, g2, g3):
             c.close()
         srv.stop()
+        self.no_sanitizer_report(srv)
 
     def test_who_keeps_name_order_through_logins_and_logouts(self):
         srv = self.game_server()
@@ -246,6 +252,7 @@ class WhoGamesLines(GamesTestCase):
         for c in users.values():
             c.close()
         srv.stop()
+        self.no_sanitizer_report(srv)
 
 
 if __name__ == "__main__":
