@@ -564,6 +564,7 @@ static int refresh_by_name(struct server *srv)
 	return 0;
 }
 
+/* How many sessions ahead a walk asks for the next one (a cache miss each). */
 #define SESSION_PREFETCH 8
 
 /*
