@@ -378,10 +378,10 @@ static void out_games_type(struct line_out *o, const struct fics_game_view *g)
 size_t fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
 {
 	const struct board *b = view_board(g);
-	struct line_out o = { buf, buf + len - 1 };
 
 	if (!len)
 		return 0;
+	struct line_out o = { buf, buf + len - 1 };
 	out_number(&o, g->number, 3, false);
 	out_char(&o, ' ');
 	if (g->examined) {
