@@ -184,10 +184,20 @@ int games_count(const struct games *gs)
 	return gs->count;
 }
 
+/* How far ahead games_each asks for a game, and how much of it (what `games` reads). */
+#define GAME_PREFETCH 4
+#define GAME_PREFETCH_BYTES offsetof(struct game, last_verbose)
+
 void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg)
 {
 	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
+		/* Listings visit thousands: ask for the head of one a few ahead. */
+		const char *ahead = n + GAME_PREFETCH <= LIMIT_GAMES ?
+		    (const char *)gs->by_number[n + GAME_PREFETCH] : NULL;
+		if (ahead)
+			for (size_t at = 0; at < GAME_PREFETCH_BYTES; at += 64)
+				__builtin_prefetch(ahead + at);
 		if (g) {
 			seen++;
 			fn(g, arg);
@@ -335,30 +345,46 @@ int64_t game_move_clock_ms(const struct game *g, int ply)
 	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
 }
 
-/* Everything but who sits at the board: the games list reads no player's session. */
+/*
+ * What a `games` line shows and no more: it is built for every game each
+ * time someone lists them.  The clocks of an examined board are not shown.
+ */
 void game_list_view(const struct game *g, struct fics_game_view *v)
 {
-	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated,
-	    .private_game = g->private_game, .tc = &g->tc,
-	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
-	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
-	if (g->exam) {
-		v->examined = examine_in_setup(g->exam) ? "Setup" : "Exam.";
-		if ((v->setup_board = examine_setup_board(g->exam))) {
-			v->last_verbose = "none";
-			v->last_dpp = -1;
-		}
-	}
+	v->number = g->number;
+	v->rated = g->rated;
+	v->private_game = g->private_game;
+	v->tc = &g->tc;
+	v->pos = g->pos;
+	v->examined = NULL;
+	v->setup_board = NULL;
 	for (int c = WHITE; c <= BLACK; c++) {
 		v->names[c] = g->names[c];
 		v->ratings[c] = g->rating_text[c];
-		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
 	}
+	if (g->exam) {
+		v->examined = examine_in_setup(g->exam) ? "Setup" : "Exam.";
+		v->setup_board = examine_setup_board(g->exam);
+		v->clock_ms[WHITE] = v->clock_ms[BLACK] = 0;
+		return;
+	}
+	for (int c = WHITE; c <= BLACK; c++)
+		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
 }
 
 void game_view(const struct game *g, struct fics_game_view *v)
 {
+	*v = (struct fics_game_view){ .plies = g->plies, .last_verbose = g->last_verbose,
+	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
 	game_list_view(g, v);
+	if (g->exam) {
+		for (int c = WHITE; c <= BLACK; c++)
+			v->clock_ms[c] = game_clock_ms(g, (enum color)c);
+		if (v->setup_board) {
+			v->last_verbose = "none";
+			v->last_dpp = -1;
+		}
+	}
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *p = g->players[c];
 		v->seated[c] = p != NULL;

@@ -68,12 +68,15 @@ struct session {
 	enum session_state state;
 	char name[SESSION_NAME_MAX + 1];
 	int64_t user_id;		/* 0 for guests */
-	char reconnect_key[SESSION_KEY_LEN + 1];	/* a guest's, once it has sat down */
+	/* From state to registered, all that `who` reads: two cache lines a user. */
+	struct game *game;		/* being played */
+	int64_t active_ms;
 	bool admin;
 	int admin_level;		/* 0 unless an admin */
 	bool computer;
 	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
 	bool registered;
+	char reconnect_key[SESSION_KEY_LEN + 1];	/* a guest's, once it has sat down */
 	bool in_command;		/* output now is a command's reply */
 	bool reply_deferred;		/* the command's reply waits for its job */
 	long block_id;			/* the numbered command running, or -1 */
@@ -85,7 +88,7 @@ struct session {
 	char job_note[SESSION_NAME_MAX + 1];
 	int64_t job_account;		/* the account the job is about (asetpasswd), or 0 */
 	int registrations;		/* accounts asked for from this connection */
-	int64_t login_ms, active_ms;
+	int64_t login_ms;
 	struct var_values vars;
 	uint8_t channels[(LIMIT_CHANNEL_MAX + 8) / 8];
 	int channel_count;
@@ -104,7 +107,6 @@ struct session {
 	struct roster_node *places[AUDIENCE_NB];
 	struct channel_place *channel_places;	/* one per channel joined */
 	int channel_place_cap;
-	struct game *game;		/* being played */
 	struct examine *examining;	/* the board examined, or NULL */
 	struct match_terms last_terms;
 	struct game **observed;		/* allocated on the first observe */
@@ -606,6 +608,8 @@ struct var_values *session_vars(struct session *s) { return &s->vars; }
 int session_var(const struct session *s, enum var_id id) { return var_num(&s->vars, id); }
 const char *session_last_tell(const struct session *s) { return s->last_tell; }
 int session_channel_count(const struct session *s) { return s->channel_count; }
+
+int64_t session_active_ms(const struct session *s) { return s->active_ms; }
 
 int64_t session_idle_ms(const struct session *s)
 {

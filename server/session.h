@@ -125,6 +125,8 @@ struct conn *session_conn(const struct session *s);
 struct server *session_server(const struct session *s);
 int64_t session_login_ms(const struct session *s);
 int64_t session_idle_ms(const struct session *s);
+/* When it last sent a command (server_now_ms() time). */
+int64_t session_active_ms(const struct session *s);
 
 struct var_values *session_vars(struct session *s);
 int session_var(const struct session *s, enum var_id id);
