@@ -65,8 +65,16 @@ static void last_move_from_verbose(struct game_view *gv, const struct style12 *s
 
 static int append_move(struct game_view *gv, const char *san)
 {
+	if (gv->move_count == GAME_VIEW_MOVES_MAX) {
+		/* The list stays the moves up to the position: it now starts a ply later. */
+		memmove(gv->moves, gv->moves + 1, (size_t)(gv->move_count - 1) * sizeof *gv->moves);
+		gv->move_count--;
+		gv->first_ply++;
+	}
 	if (gv->move_count == gv->move_cap) {
 		int cap = gv->move_cap ? gv->move_cap * 2 : 64;
+		if (cap > GAME_VIEW_MOVES_MAX)
+			cap = GAME_VIEW_MOVES_MAX;
 		void *grown = realloc(gv->moves, (size_t)cap * sizeof *gv->moves);
 		if (!grown)
 			return -1;
@@ -163,6 +171,8 @@ int game_view_set_history(struct game_view *gv, int game, const char *white, con
 		return -1;
 	int keep = known_to - reach;		/* moves known after the list */
 	int total = count + keep;
+	if (total > GAME_VIEW_MOVES_MAX)
+		return -1;
 	char (*moves)[MOVE_TEXT_MAX] = malloc((size_t)(total ? total : 1) * sizeof *moves);
 	if (!moves)
 		return -1;

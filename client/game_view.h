@@ -11,6 +11,11 @@
 #include "style12.h"
 
 #define GAME_VIEW_RESULT_MAX 160
+/*
+ * Moves a view keeps: the longest game the 75-move rule allows (8,848 moves
+ * and a half).  Past it the oldest are dropped, whatever a server sends.
+ */
+#define GAME_VIEW_MOVES_MAX 17700
 
 struct game_view;
 
@@ -35,7 +40,8 @@ void game_view_stop_clocks(struct game_view *gv, long long now_ms);
  * The moves of the game on screen from its start (or from first_ply), as the
  * server lists them in English SAN: they replace the moves known before the
  * ply they reach, and the moves known after it are kept.  -1 (and nothing
- * changes) when they are of another game or do not join the moves known.
+ * changes) when they are of another game, do not join the moves known or
+ * would make more than GAME_VIEW_MOVES_MAX.
  */
 int game_view_set_history(struct game_view *gv, int game, const char *white, const char *black,
     int first_ply, const char (*san)[MOVE_TEXT_MAX], int count);

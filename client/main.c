@@ -7,7 +7,6 @@
 #include <getopt.h>
 #include <locale.h>
 #include <langinfo.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,8 +116,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k': bo.seek = optarg; break;
 		case 'm':
-			if (number_parse(optarg, 1, INT_MAX, &max_games) != NUMBER_OK) {
-				fprintf(stderr, "chess: --max-games takes a number from 1 to %d\n", INT_MAX);
+			if (number_parse(optarg, 1, BOT_GAMES_MAX, &max_games) != NUMBER_OK) {
+				fprintf(stderr, "chess: --max-games takes a number from 1 to %d\n",
+				    BOT_GAMES_MAX);
 				return EXIT_USAGE;
 			}
 			bo.max_games = (int)max_games;

@@ -43,7 +43,11 @@ static void header_line(struct movelist *ml, const char *line)
 
 static int add_move(struct movelist *ml, const char *san, size_t len)
 {
-	if (ml->count == MOVELIST_PLIES_MAX || len == 0 || len >= MOVE_TEXT_MAX ||
+	if (ml->count == MOVELIST_PLIES_MAX) {
+		ml->too_long = true;
+		return -1;
+	}
+	if (len == 0 || len >= MOVE_TEXT_MAX ||
 	    memchr(san, '(', len) || memchr(san, '{', len))
 		return -1;
 	memcpy(ml->san[ml->count], san, len);
@@ -58,8 +62,12 @@ static int move_line(struct movelist *ml, const char *line)
 	char *end;
 	long number = strtol(line, &end, 10);
 
-	if (end == line || *end != '.' || number < 1 || number > MOVELIST_PLIES_MAX)
+	if (end == line || *end != '.' || number < 1)
 		return -1;
+	if (number > MOVELIST_PLIES_MAX) {
+		ml->too_long = true;
+		return -1;
+	}
 	int white_ply = (int)(number - 1) * 2;
 	const char *p = skip_spaces(end + 1);
 	bool first = ml->count == 0;

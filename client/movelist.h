@@ -7,10 +7,12 @@
 #ifndef CHESS_CLIENT_MOVELIST_H
 #define CHESS_CLIENT_MOVELIST_H
 #include <stdbool.h>
+#include "game_view.h"
 #include "move.h"
 #include "style12.h"
 
-#define MOVELIST_PLIES_MAX 1200	/* longer games are refused, not cut */
+/* Longer lists are refused, not cut: no game can be longer than a view keeps. */
+#define MOVELIST_PLIES_MAX GAME_VIEW_MOVES_MAX
 
 enum movelist_state {
 	MOVELIST_HEADER,	/* before the "----  ----" rule */
@@ -25,6 +27,7 @@ struct movelist {
 	char white[STYLE12_NAME_MAX], black[STYLE12_NAME_MAX];
 	int first_ply;				/* of the first move (0 = White's first) */
 	int count;				/* moves read */
+	bool too_long;				/* refused: more than MOVELIST_PLIES_MAX */
 	char san[MOVELIST_PLIES_MAX][MOVE_TEXT_MAX];
 	char result[16];			/* "*", "1-0", ... once done */
 };

@@ -36,6 +36,7 @@ struct net {
 	struct net_callbacks cb;
 	void *arg;
 	bool ended;
+	bool secured;		/* the TLS handshake is done and the certificate accepted */
 };
 
 static int tcp_connect(const char *host, int port, char *why, size_t why_len)
@@ -127,9 +128,11 @@ static bool confirm_new(struct net *n, const char *fp, const char *reason)
 }
 
 /*
- * The handshake is done: a certificate the system store verifies for this
- * host is trusted; any other is checked against the pins, and a new one is
- * pinned once confirmed.
+ * The handshake is done.  A pin for this host and port decides: the
+ * certificate must be the pinned one, even if an authority signed another
+ * (a pin is the user's word on what this server is).  Without a pin, a
+ * certificate the system store verifies for this host is trusted, and any
+ * other is pinned once confirmed.
  */
 static int check_certificate(struct net *n)
 {
@@ -145,14 +148,14 @@ static int check_certificate(struct net *n)
 	long verified = SSL_get_verify_result(n->ssl);
 	int ok = X509_digest(cert, EVP_sha256(), digest, &digest_len);
 	X509_free(cert);
-	if (verified == X509_V_OK)
-		return 0;
 	if (!ok || digest_len != 32) {
 		end(n, NET_END_ERROR, "cannot compute the certificate's fingerprint");
 		return -1;
 	}
 	known_hosts_format(digest, fp);
 	if (!n->known_hosts[0]) {
+		if (verified == X509_V_OK)
+			return 0;
 		snprintf(why, sizeof why, "the certificate of %s is not trusted (%s) and no "
 		    "known_hosts file can be used ($HOME is not set)", n->host,
 		    X509_verify_cert_error_string(verified));
@@ -164,6 +167,8 @@ static int check_certificate(struct net *n)
 	case KNOWN_HOST_MATCH:
 		return 0;
 	case KNOWN_HOST_NEW:
+		if (verified == X509_V_OK)
+			return 0;
 		if (!n->opt.accept_new && !confirm_new(n, fp, X509_verify_cert_error_string(verified)))
 			return -1;
 		if (known_hosts_pin(n->known_hosts, n->host, n->opt.port, fp, why, sizeof why) < 0)
@@ -175,12 +180,16 @@ static int check_certificate(struct net *n)
 		snprintf(why, sizeof why,
 		    "WARNING: THE CERTIFICATE OF %s:%d HAS CHANGED!\n"
 		    "Someone could be intercepting the connection, or the server has a new certificate.\n"
-		    "  pinned:  %s\n  offered: %s\n"
+		    "  pinned:  %s\n  offered: %s%s\n"
 		    "Refusing to connect.  If the change is expected, remove the line for %s:%d from %s.",
-		    n->host, n->opt.port, pinned, fp, n->host, n->opt.port, n->known_hosts);
+		    n->host, n->opt.port, pinned, fp, verified == X509_V_OK ?
+		    " (signed by an authority this system trusts; the pin still decides)" : "",
+		    n->host, n->opt.port, n->known_hosts);
 		end(n, NET_END_CERT_CHANGED, why);
 		return -1;
 	case KNOWN_HOST_ERROR:
+		if (verified == X509_V_OK)
+			return 0;
 		break;
 	}
 	end(n, NET_END_ERROR, why);
@@ -205,29 +214,45 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 
 	(void)bev;
 	if (what & BEV_EVENT_CONNECTED) {
-		if (n->ssl && check_certificate(n) < 0)
-			return;
+		if (n->ssl) {
+			bufferevent_set_timeouts(n->bev, NULL, NULL);
+			if (check_certificate(n) < 0)
+				return;
+			n->secured = true;
+		}
 		n->cb.connected(n->arg);
 		return;
 	}
-	if (what & BEV_EVENT_EOF) {
-		read_cb(n->bev, n);
-		end(n, NET_END_CLOSED, "the server closed the connection");
+	bool handshake = n->ssl && !n->secured;
+	if (what & BEV_EVENT_TIMEOUT) {
+		snprintf(why, sizeof why, "no TLS handshake from %s:%d within %d s", n->host,
+		    n->opt.port, NET_HANDSHAKE_SECONDS);
+		end(n, NET_END_ERROR, why);
 		return;
 	}
-	if (what & BEV_EVENT_ERROR) {
-		unsigned long e = bufferevent_get_openssl_error(n->bev);
-		if (e && ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING) {
-			end(n, NET_END_CLOSED, "the server closed the connection");
-			return;
-		}
-		if (e)
-			snprintf(why, sizeof why, "TLS: %s", ERR_reason_error_string(e));
-		else
-			snprintf(why, sizeof why, "connection lost: %s",
-			    errno ? strerror(errno) : "error");
-		end(n, NET_END_ERROR, why);
+	unsigned long e = what & BEV_EVENT_ERROR ? bufferevent_get_openssl_error(n->bev) : 0;
+	if ((what & BEV_EVENT_EOF) ||
+	    (e && ERR_GET_REASON(e) == SSL_R_UNEXPECTED_EOF_WHILE_READING)) {
+		/* Without close_notify too: OpenSSL 3 says so, and it is still a close. */
+		read_cb(n->bev, n);
+		end(n, NET_END_CLOSED, handshake ? "the server closed the connection during the "
+		    "TLS handshake" : "the server closed the connection");
+		return;
 	}
+	if (!(what & BEV_EVENT_ERROR))
+		return;
+	const char *reason = e ? ERR_reason_error_string(e) : NULL;
+	/* No hint to go plain: a failure an attacker can cause must not talk the user out of TLS. */
+	if (handshake)
+		snprintf(why, sizeof why, "TLS handshake with %s:%d failed (%s); nothing was sent",
+		    n->host, n->opt.port,
+		    reason ? reason : e ? "unknown error" : strerror(errno ? errno : EPROTO));
+	else if (e)
+		snprintf(why, sizeof why, "TLS error on the connection: %s",
+		    reason ? reason : "unknown error");
+	else
+		snprintf(why, sizeof why, "connection lost: %s", errno ? strerror(errno) : "error");
+	end(n, NET_END_ERROR, why);
 }
 
 static void plain_connected(evutil_socket_t fd, short what, void *arg)
@@ -295,6 +320,10 @@ struct net *net_connect(struct event_base *base, const struct net_options *o,
 		return NULL;
 	}
 	bufferevent_setcb(n->bev, read_cb, NULL, event_cb, n);
+	if (o->tls) {
+		struct timeval handshake = { NET_HANDSHAKE_SECONDS, 0 };
+		bufferevent_set_timeouts(n->bev, &handshake, &handshake);
+	}
 	bufferevent_enable(n->bev, EV_READ | EV_WRITE);
 	if (!o->tls) {
 		n->start = evtimer_new(base, plain_connected, n);

@@ -10,6 +10,9 @@
 struct event_base;
 struct net;
 
+/* A TLS handshake not done by then is given up: the server may never answer. */
+#define NET_HANDSHAKE_SECONDS 15
+
 enum net_end {
 	NET_END_CLOSED,		/* the server closed the connection */
 	NET_END_ERROR,		/* could not connect, or the connection failed */

@@ -13,8 +13,10 @@ enum iac_state { IAC_NONE, IAC_COMMAND, IAC_OPTION };
 struct proto {
 	struct proto_callbacks cb;
 	void *arg;
-	char line[PROTO_LINE_MAX];
+	char line[PROTO_LINE_MAX + sizeof PROTO_CUT_MARK];
 	size_t used;
+	bool cut;		/* the line was longer than the buffer */
+	bool cr_pending;	/* a CR, line end only if a newline follows */
 	enum block_state block;
 	long block_id;
 	int block_code;
@@ -73,9 +75,24 @@ static void flush_line(struct proto *p)
 	/* A prompt the server wrote before unsolicited text. */
 	while (!strncmp(text, "fics% ", 6))
 		text += 6;
-	printable_clean(text);
+	size_t len = printable_clean(text);
+	if (p->cut)
+		memcpy(text + len, PROTO_CUT_MARK, sizeof PROTO_CUT_MARK);
+	p->cut = false;
 	if (p->cb.line)
 		p->cb.line(p->arg, text, current_block(p));
+}
+
+/* Keeps one byte of the line being read; past the buffer, only notes the cut. */
+static void keep(struct proto *p, unsigned char c)
+{
+	/* A NUL would end the line early: kept as another C0 control, shown as '?'. */
+	if (c == '\0')
+		c = 0x01;
+	if (p->used < PROTO_LINE_MAX - 1)
+		p->line[p->used++] = (char)c;
+	else
+		p->cut = true;
 }
 
 static void byte(struct proto *p, unsigned char c)
@@ -110,6 +127,7 @@ static void byte(struct proto *p, unsigned char c)
 	}
 	switch (c) {
 	case 0x15:	/* block start */
+		p->cr_pending = false;
 		if (p->used && !take_prompt(p))
 			flush_line(p);
 		p->block = B_ID;
@@ -117,6 +135,7 @@ static void byte(struct proto *p, unsigned char c)
 		p->block_code = 0;
 		return;
 	case 0x17:	/* block end */
+		p->cr_pending = false;
 		if (p->used)
 			flush_line(p);
 		if (p->block == B_BODY) {
@@ -130,8 +149,11 @@ static void byte(struct proto *p, unsigned char c)
 		}
 		return;
 	case '\r':
+		/* "\n\r" ends FICS lines; a CR inside a line could overwrite it on screen. */
+		p->cr_pending = p->used > 0;
 		return;
 	case '\n':
+		p->cr_pending = false;
 		if (p->swallow_newline && !p->used) {
 			p->swallow_newline = false;
 			return;
@@ -141,8 +163,10 @@ static void byte(struct proto *p, unsigned char c)
 		return;
 	default:
 		p->swallow_newline = false;
-		if (p->used < sizeof p->line - 1)
-			p->line[p->used++] = (char)c;
+		if (p->cr_pending)
+			keep(p, '\r');
+		p->cr_pending = false;
+		keep(p, c);
 	}
 }
 

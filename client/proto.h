@@ -3,13 +3,19 @@
  * prompts without a newline ("login: ", "password: ", "fics% "), telnet
  * IAC sequences, and block mode framing (\x15 id \x16 code \x16 ... \x17).
  * Feed it bytes; it calls back with whole lines, prompts and block ends.
- * Lines come cleaned by printable_clean(): nothing in them drives a terminal.
+ * Lines come cleaned by printable_clean(): nothing in them drives a terminal;
+ * a NUL, or a CR that ends no line, is shown as '?' like any control.
  */
 #ifndef CHESS_CLIENT_PROTO_H
 #define CHESS_CLIENT_PROTO_H
 #include <stddef.h>
 
-#define PROTO_LINE_MAX 8192	/* longer lines are cut (and the rest dropped) */
+/*
+ * Longer lines are cut: the first PROTO_LINE_MAX - 1 bytes are reported with
+ * PROTO_CUT_MARK after them, and the rest of the line is dropped.
+ */
+#define PROTO_LINE_MAX 8192
+#define PROTO_CUT_MARK " [line cut: the server sent more than 8191 bytes]"
 #define PROTO_NO_BLOCK (-1L)
 
 enum proto_prompt { PROMPT_LOGIN, PROMPT_PASSWORD, PROMPT_COMMAND };

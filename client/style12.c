@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fen.h"
 #include "number.h"
 
 #define STYLE12_FIELDS 32
@@ -29,12 +30,35 @@ static int int_field(const char *text, long lo, long hi, long *out)
 	return number_parse(text, lo, hi, out) == NUMBER_OK ? 0 : -1;
 }
 
+/* A text field (a name, a move, a time) is printable ASCII, as FICS.md has it. */
 static int copy_field(char *dst, size_t len, const char *src)
 {
 	if (strlen(src) >= len)
 		return -1;
+	for (const char *c = src; *c; c++)
+		if (*c < '!' || *c > '~')
+			return -1;
 	memcpy(dst, src, strlen(src) + 1);
 	return 0;
+}
+
+/*
+ * Whether the rules core can hold the position: one king a side, no pawn on
+ * the first or last rank, no side not to move in check and so on (the FEN
+ * reader's checks).  A hostile server's 64 kings would break move generation.
+ */
+static bool position_possible(const struct style12 *s)
+{
+	struct board b;
+	char fen[FEN_MAX], why[128];
+
+	board_clear(&b);
+	for (int sq = 0; sq < 64; sq++)
+		if (s->squares[sq] != NO_PIECE)
+			board_put(&b, (enum piece)s->squares[sq], sq);
+	board_set_state(&b, s->side, 0, SQ_NONE);
+	fen_format(&b, fen);
+	return fen_parse(&b, fen, why, sizeof why) == 0;
 }
 
 int style12_parse(const char *line, struct style12 *out)
@@ -67,6 +91,8 @@ int style12_parse(const char *line, struct style12 *out)
 	if (strcmp(field[9], "W") && strcmp(field[9], "B"))
 		return -1;
 	out->side = field[9][0] == 'W' ? WHITE : BLACK;
+	if (!position_possible(out))
+		return -1;
 	static const struct { int index; long lo, hi; } ranges[] = {
 		{ 10, -1, 7 }, { 11, 0, 1 }, { 12, 0, 1 }, { 13, 0, 1 }, { 14, 0, 1 },
 		{ 15, 0, 100000 }, { 16, 0, 1000000000 }, { 19, -3, 2 }, { 20, 0, 100000 },

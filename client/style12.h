@@ -37,7 +37,12 @@ struct style12 {
 	int lag_ms;
 };
 
-/* Parses one "<12> ..." line (the prefix included); -1 when malformed. */
+/*
+ * Parses one "<12> ..." line (the prefix included); -1 when malformed, when
+ * a field is out of its range or a text field not printable ASCII, or when
+ * the position is none the rules can play from (no king, a pawn on the back
+ * rank, the side not to move in check, ...).
+ */
 int style12_parse(const char *line, struct style12 *out);
 /* The position as a rules-core board (en passant square only when legal). */
 void style12_board(const struct style12 *s, struct board *out);

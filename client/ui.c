@@ -46,6 +46,7 @@ struct ui {
 	struct ui_options opt;
 	struct game_view *view;
 	struct event *stdin_ev, *tick, *sigwinch, *sigint;
+	struct event *redraw_ev;	/* one redraw after a batch of server lines */
 	bool editing;			/* libedit owns the input line */
 	bool accepted;			/* on_input is handling a line */
 	bool confirm_resign;
@@ -172,6 +173,17 @@ static void restore_input(struct ui *u)
 	fflush(stdout);
 }
 
+/* Bytes of s that take at most cols characters: a cut never splits a UTF-8 character. */
+static int fit_columns(const char *s, int cols)
+{
+	int n = 0;
+
+	for (int used = 0; s[n] && used < cols; used++)
+		for (n++; ((unsigned char)s[n] & 0xc0) == 0x80; n++)
+			;
+	return n;
+}
+
 /* Whole-screen redraw: board, then the newest messages, then the input line. */
 static void redraw(struct ui *u)
 {
@@ -190,16 +202,32 @@ static void redraw(struct ui *u)
 	int room = rows - lines - 1;
 	int first = u->message_count > room ? u->message_count - room : 0;
 	for (int i = first; room > 0 && i < u->message_count; i++)
-		printf("%.*s\033[K\r\n", cols, u->messages[i]);
+		printf("%.*s\033[K\r\n", fit_columns(u->messages[i], cols), u->messages[i]);
 	u->screen = true;
 	restore_input(u);
+}
+
+/*
+ * Redraws once the lines read so far are handled: a flood of lines costs a
+ * redraw per read, not one per line.
+ */
+static void redraw_soon(struct ui *u)
+{
+	event_active(u->redraw_ev, EV_TIMEOUT, 0);
+}
+
+static void redraw_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	redraw(arg);
 }
 
 static void show_line(struct ui *u, const char *line)
 {
 	add_message(u, line);
 	if (u->screen) {
-		redraw(u);
+		redraw_soon(u);
 		return;
 	}
 	if (u->editing)
@@ -255,12 +283,15 @@ static void send_command(struct ui *u, const char *text)
 		u->requests[u->request_count++] = (struct request){ id, REQUEST_WHO };
 }
 
-/* Ends the program from the loop: the connection is gone for good. */
+/* Ends the program from the loop: the connection is gone for good (why: NULL says nothing). */
 static void give_up(struct ui *u, enum ics_exit code, const char *why)
 {
-	if (u->editing)
+	if (u->editing) {
 		term_erase_line();
-	fprintf(stderr, "%s%s\r\n", code == EXIT_OK ? "" : "chess: ", why);
+		fflush(stdout);		/* before stderr's line, not over it */
+	}
+	if (why)
+		fprintf(stderr, "%s%s\r\n", code == EXIT_OK ? "" : "chess: ", why);
 	u->code = code;
 	event_base_loopexit(u->base, NULL);
 }
@@ -546,10 +577,15 @@ static void on_line(void *arg, const char *line, long block)
 		if (r->kind != REQUEST_WHO)
 			return;
 	}
-	if (!strncmp(line, "**** You have logged in from another connection", 48))
+	/* A newer login of ours took over (lasker's text): no reconnecting to fight it. */
+	if (!strncmp(line, "**** ", 5) && strstr(line, " has arrived - you can't both be logged in."))
 		u->replaced = true;
 	if (!strncmp(line, "{Game ", 6))
 		game_announced(u, line);
+	if (!strncmp(line, "<12> ", 5) && style12_parse(line, &s) < 0) {
+		show_line(u, "(the server sent a position the client cannot show: ignored)");
+		return;
+	}
 	if (!style12_parse(line, &s)) {
 		/* A game we play wins the screen over one we watch. */
 		const struct style12 *cur = game_view_style12(u->view);
@@ -559,7 +595,7 @@ static void on_line(void *arg, const char *line, long block)
 			remember_name(u, s.white);
 			remember_name(u, s.black);
 			play_premove(u);
-			redraw(u);
+			redraw_soon(u);
 			fetch_moves(u);
 		}
 		return;
@@ -615,6 +651,29 @@ static void stored_read(struct ui *u)
 	}
 }
 
+/*
+ * The reply to our "moves" came: the earlier moves join the list on screen,
+ * or one line says why they cannot.
+ */
+static void moves_read(struct ui *u, const struct movelist *ml)
+{
+	char text[160];
+
+	if (movelist_complete(ml)) {
+		if (!game_view_set_history(u->view, ml->game, ml->white, ml->black, ml->first_ply,
+		    (const char (*)[MOVE_TEXT_MAX])ml->san, ml->count))
+			redraw_soon(u);
+		return;
+	}
+	if (ml->too_long)
+		snprintf(text, sizeof text, "(earlier moves of game %d not shown: the server's list "
+		    "has more than %d half-moves)", u->moves_game, MOVELIST_PLIES_MAX);
+	else
+		snprintf(text, sizeof text, "(earlier moves of game %d not shown: the server's list "
+		    "could not be read)", u->moves_game);
+	show_line(u, text);
+}
+
 static void on_block_end(void *arg, long id)
 {
 	struct ui *u = arg;
@@ -629,11 +688,8 @@ static void on_block_end(void *arg, long id)
 	case REQUEST_WHO_QUIET:
 		return;
 	case REQUEST_MOVES:
-		if (u->movelist && movelist_complete(u->movelist) &&
-		    !game_view_set_history(u->view, u->movelist->game, u->movelist->white,
-		    u->movelist->black, u->movelist->first_ply,
-		    (const char (*)[MOVE_TEXT_MAX])u->movelist->san, u->movelist->count))
-			redraw(u);
+		if (u->movelist)
+			moves_read(u, u->movelist);
 		free(u->movelist);
 		u->movelist = NULL;
 		return;
@@ -721,7 +777,8 @@ static void on_ended(void *arg, enum ics_exit code, const char *why)
 		connection_lost(u, why);
 		return;
 	}
-	give_up(u, code, why);
+	/* After "quit" the server's goodbye was the last word: its close needs none. */
+	give_up(u, code, u->quitting && code == EXIT_OK ? NULL : why);
 }
 
 const struct ics_handler *ui_handler(void)
@@ -739,6 +796,7 @@ struct ui *ui_new(struct event_base *base, const struct ui_options *o, char *why
 	    !(u->tick = event_new(base, -1, EV_PERSIST, tick_cb, u)) ||
 	    !(u->sigwinch = evsignal_new(base, SIGWINCH, sigwinch_cb, u)) ||
 	    !(u->sigint = evsignal_new(base, SIGINT, sigint_cb, u)) ||
+	    !(u->redraw_ev = event_new(base, -1, 0, redraw_cb, u)) ||
 	    !(u->reconnect = evtimer_new(base, reconnect_cb, u))) {
 		snprintf(why, why_len, "cannot set up the terminal");
 		ui_free(u);
@@ -780,6 +838,8 @@ void ui_free(struct ui *u)
 		event_free(u->sigwinch);
 	if (u->sigint)
 		event_free(u->sigint);
+	if (u->redraw_ev)
+		event_free(u->redraw_ev);
 	if (u->reconnect)
 		event_free(u->reconnect);
 	free(u->movelist);

@@ -3,7 +3,9 @@
  *
  *   1. the static check of board.c: material that can never mate, or a
  *      locked pawn wall that no king can cross; at the root only, regions
- *      drawn over every future structure of kings, pawns and bishops;
+ *      drawn over every future structure of kings, pawns and bishops, and
+ *      then (pawn_wall.c) a walk over the pawn structures themselves, with
+ *      each piece's region in each;
  *   2. cooperative mate searches (both sides helping the winner): a beam
  *      that keeps the few positions nearest a mate ply after ply, and a
  *      guided dive that follows the child nearest a mate, one more detour
@@ -27,6 +29,7 @@
 #include "attacks.h"
 #include "bitboard.h"
 #include "movegen.h"
+#include "pawn_wall.h"
 #include "unwinnable.h"
 
 /* Shares (percent) of the budget: a first walk of stage 3, then stage 2's
@@ -1040,6 +1043,8 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		    UNWINNABLE_WINNABLE : UNWINNABLE_UNWINNABLE;
 	if (budget_nodes < 1)
 		return UNWINNABLE_UNDETERMINED;
+	if (pawn_wall_unwinnable(b, side, PAWN_WALL_MAX_STATES))
+		return UNWINNABLE_UNWINNABLE;
 	/* A small reachable set is walked out at once, before any mate search;
 	 * the walk then resumes with what the searches left of the budget. */
 	struct reach r;

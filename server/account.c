@@ -43,11 +43,21 @@ void account_forget(struct server *srv, int64_t user_id)
 int account_delete(struct server *srv, const char *name)
 {
 	int64_t id = 0;
-	int rc = db_user_remove(server_db(srv), name, &id);
+	int rc = db_user_remove(server_db(srv), name, false, &id);
 
 	if (rc == 1)
 		account_forget(srv, id);
 	return rc;
+}
+
+int64_t account_id_of(struct server *srv, const char *name)
+{
+	struct session *s = server_find_session(srv, name);
+	struct db_user user;
+
+	if (s)
+		return session_user_id(s);
+	return db_user_find(server_db(srv), name, &user) > 0 ? user.id : 0;
 }
 
 static void forget_row(void *arg, int64_t user_id)

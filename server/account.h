@@ -21,6 +21,12 @@ int account_delete(struct server *srv, const char *name);
 /* What the running server lets go of for a deleted account (safe to repeat). */
 void account_forget(struct server *srv, int64_t user_id);
 
+/*
+ * The account that holds name now (its session online, else the stored
+ * account), for record lookups by name; 0 for none (a guest, a name free).
+ */
+int64_t account_id_of(struct server *srv, const char *name);
+
 struct account_watch *account_watch_new(struct server *srv);
 void account_watch_free(struct account_watch *w);
 

@@ -11,6 +11,7 @@
 struct db;
 struct db_game;
 struct game;
+struct server;
 struct session;
 
 #define CMD_ARGS_MAX 8
@@ -65,7 +66,7 @@ struct game *cmd_find_game(struct session *s, const char *which);
 /* The game number a record command was given (NULL: DB_RECORD_LATEST); false after an error line. */
 bool cmd_record_number(struct session *s, const char *text, int *number);
 /* The game NAME has adjourned with OPPONENT, as stored lists it (into found). */
-bool cmd_find_adjourned(struct db *db, const char *name, const char *opponent,
+bool cmd_find_adjourned(struct server *srv, const char *name, const char *opponent,
     struct db_game *found);
 /* "match NAME" with no terms resumes an adjourned game with NAME, as in FICS:
  * true if there was one (and the request was made or answered). */

@@ -43,12 +43,13 @@ static void list_one(void *arg, const struct db_game *g)
 	l->shown++;
 }
 
-/* Tells a player of the ruling if they are here. */
-static void tell_player(struct server *srv, const char *name, const char *line)
+/* Tells a player of the ruling if they are here: the account that played, never
+ * whoever has the name now (a guest's seat ended with its session). */
+static void tell_player(struct server *srv, const char *name, int64_t user_id, const char *line)
 {
 	struct session *p = server_find_session(srv, name);
 
-	if (p)
+	if (p && user_id && session_user_id(p) == user_id)
 		session_notify(p, "%s", line);
 }
 
@@ -134,8 +135,8 @@ static void cmd_adjudicate(struct session *s, const struct cmd_args *a)
 	}
 	snprintf(line, sizeof line, "Your game %s vs. %s was adjudicated by %s: %s.", g.white,
 	    g.black, session_name(s), white_score < 0 ? "aborted" : ruling);
-	tell_player(srv, g.white, line);
-	tell_player(srv, g.black, line);
+	tell_player(srv, g.white, g.white_id, line);
+	tell_player(srv, g.black, g.black_id, line);
 	session_printf(s, "Game %lld (%s vs. %s): %s.\n", (long long)g.id, g.white, g.black,
 	    white_score < 0 ? "aborted" : ruling);
 }

@@ -110,14 +110,21 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 		tell_channel(s, channel, text);
 		return;
 	}
+	struct session *to;
 	if (!strcmp(target, ".")) {
 		target = session_last_tell(s);
 		if (!*target) {
 			session_printf(s, "No previous tell.\n");
 			return;
 		}
+		/* The person told, not whoever has the name now. */
+		if (!(to = session_last_tell_online(s))) {
+			session_printf(s, "%s, whom you last told, is not logged in.\n", target);
+			return;
+		}
+	} else {
+		to = server_find_session(session_server(s), target);
 	}
-	struct session *to = server_find_session(session_server(s), target);
 	if (!to) {
 		session_printf(s, "No user named \"%s\" is logged in.\n", target);
 		return;
@@ -139,7 +146,7 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 	else
 		session_printf(s, "(told %s)\n", session_name(to));
 	if (remember)
-		session_set_last_tell(s, session_name(to));
+		session_set_last_tell(s, to);
 }
 
 static void cmd_tell(struct session *s, const struct cmd_args *a)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "account.h"
 #include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
@@ -57,13 +58,14 @@ static void cmd_examine(struct session *s, const struct cmd_args *a)
 	}
 	if (!which || isalpha((unsigned char)which[0])) {
 		const char *other = which ? which : session_name(s);
-		if (!cmd_find_adjourned(db, name, other, &row)) {
+		if (!cmd_find_adjourned(session_server(s), name, other, &row)) {
 			session_printf(s, "There is no adjourned game between %s and %s.\n", name, other);
 			return;
 		}
 	} else if (!cmd_record_number(s, which, &number)) {
 		return;
-	} else if (db_record_find(db, name, number, &row) <= 0) {
+	} else if (db_record_find(db, name, account_id_of(session_server(s), name), number,
+	    &row) <= 0) {
 		session_printf(s, "%s has no such game.\n", name);
 		return;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "account.h"
 #include "blkcmd.h"
 #include "cmd.h"
 #include "db.h"
@@ -122,7 +123,10 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 	struct history c = { .count = 0 };
 	char type[48], date[64];
 
-	db_history_each(server_db(session_server(s)), name, HISTORY_GAMES, collect_history, &c);
+	struct server *srv = session_server(s);
+
+	db_history_each(server_db(srv), name, account_id_of(srv, name), HISTORY_GAMES,
+	    collect_history, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no history games.\n", name);
 		return;
@@ -150,7 +154,10 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 	struct collected c = { .count = 0 };
 	char type[48], date[64];
 
-	db_games_of(server_db(session_server(s)), name, GAME_ADJOURNED, HISTORY_GAMES, collect, &c);
+	struct server *srv = session_server(s);
+
+	db_games_of(server_db(srv), name, account_id_of(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
+	    collect, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
@@ -255,12 +262,14 @@ static void find_resumable(void *arg, const struct db_game *g)
 	r->count++;
 }
 
-bool cmd_find_adjourned(struct db *db, const char *name, const char *opponent,
+bool cmd_find_adjourned(struct server *srv, const char *name, const char *opponent,
     struct db_game *found)
 {
+	struct db *db = server_db(srv);
 	struct resumable r = { name, opponent, 0, "", 0 };
 
-	db_games_of(db, name, GAME_ADJOURNED, HISTORY_GAMES, find_resumable, &r);
+	db_games_of(db, name, account_id_of(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
+	    find_resumable, &r);
 	return r.id && db_game_load(db, r.id, found) > 0;
 }
 
@@ -279,13 +288,14 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	char err[64];
 
 	if (which && isalpha((unsigned char)which[0])) {
-		if (!cmd_find_adjourned(db, a->argv[0], which, &found)) {
+		if (!cmd_find_adjourned(session_server(s), a->argv[0], which, &found)) {
 			session_printf(s, "%s has no adjourned game with %s.\n", a->argv[0], which);
 			return;
 		}
 	} else if (!cmd_record_number(s, which, &number)) {
 		return;
-	} else if (db_record_find(db, a->argv[0], number, &found) <= 0) {
+	} else if (db_record_find(db, a->argv[0], account_id_of(session_server(s), a->argv[0]),
+	    number, &found) <= 0) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
@@ -315,6 +325,17 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 	session_printf(s, "      {%s} %s\n", reason, copy.result);
 }
 
+/* Whether s and other are the accounts that played g (game_resume asks it too): a guest's
+ * seat ended with its session, so nobody under its name is asked to resume it. */
+static bool resumable_by(const struct db_game *g, const struct session *s,
+    const struct session *other)
+{
+	bool white = !strcasecmp(g->white, session_name(s));
+	int64_t mine = white ? g->white_id : g->black_id, theirs = white ? g->black_id : g->white_id;
+
+	return mine && theirs && mine == session_user_id(s) && theirs == session_user_id(other);
+}
+
 /* Asks to resume s's adjourned game with opponent (the only one, if NULL), or agrees. */
 static void resume_game(struct session *s, const char *opponent)
 {
@@ -330,7 +351,8 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "You cannot resume a game while you are examining one.\n");
 		return;
 	}
-	db_games_of(server_db(srv), session_name(s), GAME_ADJOURNED, 100, find_resumable, &r);
+	db_games_of(server_db(srv), session_name(s), session_user_id(s), GAME_ADJOURNED, 100,
+	    find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
 		    "You have no adjourned games.\n", opponent ? opponent : "");
@@ -361,8 +383,11 @@ static void resume_game(struct session *s, const char *opponent)
 	}
 	struct challenge proto = { .from = s, .to = other, .color = -1, .resume_id = r.id };
 	struct db_game row;
-	if (db_game_load(server_db(srv), r.id, &row) > 0)
-		clock_parse(&proto.tc, row.time_control, why, sizeof why);
+	if (db_game_load(server_db(srv), r.id, &row) <= 0 || !resumable_by(&row, s, other)) {
+		session_printf(s, "Only the accounts that played a stored game can resume it.\n");
+		return;
+	}
+	clock_parse(&proto.tc, row.time_control, why, sizeof why);
 	proto.rated = row.rated;
 	if (!offers_challenge(o, &proto, why, sizeof why))
 		session_printf(s, "%s\n", why);
@@ -378,7 +403,11 @@ bool cmd_resume_adjourned(struct session *s, const char *opponent)
 	struct db_game g;
 
 	if (!session_registered(s) ||
-	    !cmd_find_adjourned(server_db(session_server(s)), session_name(s), opponent, &g))
+	    !cmd_find_adjourned(session_server(s), session_name(s), opponent, &g))
+		return false;
+	/* Not the player it was with: an ordinary challenge. */
+	struct session *other = server_find_session(session_server(s), opponent);
+	if (other && !resumable_by(&g, s, other))
 		return false;
 	resume_game(s, opponent);
 	return true;

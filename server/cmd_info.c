@@ -89,31 +89,71 @@ static void format_duration(int64_t ms, char *buf, size_t len)
 		snprintf(buf, len, "%lld sec%s", (long long)secs, secs == 1 ? "" : "s");
 }
 
+/* Lines gathered before they go to the session: a few thousand bytes per write. */
+#define WHO_CHUNK 8192
+/* The longest line: a rating (7), the mark, a name and the flags "(*)(C)". */
+#define WHO_LINE_MAX (7 + 1 + SESSION_NAME_MAX + 6 + 1)
+
 struct who_list {
 	struct session *s;
 	int shown;
+	int64_t idle_after_ms;	/* a session last active before this is idle */
+	size_t used;		/* bytes of text waiting */
+	char text[WHO_CHUNK];
 };
 
+static void who_flush(struct who_list *w)
+{
+	if (w->used)
+		session_write(w->s, w->text, w->used);
+	w->used = 0;
+}
+
+/* Appends at most limit bytes of text; the bytes taken. */
+static size_t put_text(char *out, const char *text, size_t limit)
+{
+	size_t n = strnlen(text, limit);
+
+	memcpy(out, text, n);
+	return n;
+}
+
+/*
+ * One line, "%4s%c%s%s\n": the blitz rating (guests ++++ as on FICS), ^
+ * for a player in a game or . for one idle five minutes, the name and the
+ * flags.  Written without printf: who lists every user, often.
+ */
 static void who_line(struct session *who, void *arg)
 {
 	struct who_list *w = arg;
+	const char *rating = session_rating_text(who, CLOCK_CATEGORY_BLITZ);
+	size_t rating_len = strnlen(rating, 7);
 
-	/* Rating columns arrive with rated play; guests show ++++ as on FICS. */
-	/* FICS's who shows the blitz rating; ^ marks players in a game. */
-	session_printf(w->s, "%4s%c%s%s\n", session_rating_text(who, CLOCK_CATEGORY_BLITZ),
-	    session_game(who) ? '^' : session_idle_ms(who) > 5 * 60 * 1000 ? '.' : ' ',
-	    session_name(who), session_flags(who));
+	if (sizeof w->text - w->used < WHO_LINE_MAX)
+		who_flush(w);
+	char *p = w->text + w->used;
+	for (size_t pad = rating_len; pad < 4; pad++)
+		*p++ = ' ';
+	memcpy(p, rating, rating_len);
+	p += rating_len;
+	*p++ = session_game(who) ? '^' : session_active_ms(who) < w->idle_after_ms ? '.' : ' ';
+	p += put_text(p, session_name(who), SESSION_NAME_MAX);
+	p += put_text(p, session_flags(who), 6);
+	*p++ = '\n';
+	w->used = (size_t)(p - w->text);
 	w->shown++;
 }
 
 static void cmd_who(struct session *s, const struct cmd_args *a)
 {
-	struct who_list w = { s, 0 };
+	struct server *srv = session_server(s);
+	struct who_list w = { .s = s, .idle_after_ms = server_now_ms(srv) - 5 * 60 * 1000 };
 
 	(void)a;
-	server_each_session(session_server(s), who_line, &w);
+	server_each_session(srv, who_line, &w);
+	who_flush(&w);
 	session_printf(s, "\n%d players displayed (of %d). (*) indicates system administrator.\n",
-	    w.shown, server_session_count(session_server(s)));
+	    w.shown, server_session_count(srv));
 }
 
 static void finger_channels(struct session *s, const struct session *who)

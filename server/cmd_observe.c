@@ -80,12 +80,29 @@ static void cmd_follow(struct session *s, const struct cmd_args *a)
 		watch(s, session_game(who));
 }
 
+/* Lines gathered before they go to the session: a few thousand bytes per write. */
+#define LISTING_CHUNK 8192
+
 struct listing {
 	struct session *s;
 	const char *filter;
 	int number;		/* "games N" shows game N only; 0 for all */
 	int shown;
 };
+
+/* `games`: the listing and its lines not yet written. */
+struct games_list {
+	struct listing l;
+	size_t used;
+	char text[LISTING_CHUNK];
+};
+
+static void games_flush(struct games_list *gl)
+{
+	if (gl->used)
+		session_write(gl->l.s, gl->text, gl->used);
+	gl->used = 0;
+}
 
 /* "games /b" by category letter, /r /u by rated, or a part of a name. */
 static bool game_matches(struct game *g, const struct listing *l)
@@ -111,22 +128,23 @@ static bool game_matches(struct game *g, const struct listing *l)
 
 static void games_line(struct game *g, void *arg)
 {
-	struct listing *l = arg;
-	char line[FICS_LINE_MAX];
+	struct games_list *gl = arg;
 	struct fics_game_view v;
 
-	if (!game_matches(g, l))
+	if (!game_matches(g, &gl->l))
 		return;
+	if (sizeof gl->text - gl->used < FICS_LINE_MAX + 1)
+		games_flush(gl);
 	game_list_view(g, &v);
-	fics_games_line(&v, line, sizeof line);
-	session_write(l->s, line, strlen(line));
-	session_write(l->s, "\n", 1);
-	l->shown++;
+	gl->used += fics_games_line(&v, gl->text + gl->used, FICS_LINE_MAX);
+	gl->text[gl->used++] = '\n';
+	gl->l.shown++;
 }
 
 static void cmd_games(struct session *s, const struct cmd_args *a)
 {
-	struct listing l = { s, a->argc ? a->argv[0] : NULL, 0, 0 };
+	struct games_list gl = { .l = { s, a->argc ? a->argv[0] : NULL, 0, 0 } };
+	struct listing *l = &gl.l;
 	struct games *gs = server_games(session_server(s));
 	long number;
 
@@ -134,23 +152,24 @@ static void cmd_games(struct session *s, const struct cmd_args *a)
 	 * lasker's line, except for a plain "games": eboard reads that list
 	 * until "N games displayed." and would wait on.
 	 */
-	if (!games_count(gs) && l.filter) {
+	if (!games_count(gs) && l->filter) {
 		session_printf(s, "There are no games in progress.\n");
 		return;
 	}
 	/* As in FICS, a number names a game, anything else filters by player. */
-	if (l.filter && number_parse(l.filter, 1, INT_MAX, &number) == NUMBER_OK)
-		l.number = (int)number;
-	games_each(gs, games_line, &l);
-	if (!l.shown && l.filter)
+	if (l->filter && number_parse(l->filter, 1, INT_MAX, &number) == NUMBER_OK)
+		l->number = (int)number;
+	games_each(gs, games_line, &gl);
+	games_flush(&gl);
+	if (!l->shown && l->filter)
 		session_printf(s, "No matching games were found (of %d in progress).\n",
 		    games_count(gs));
 	/* Clients wait for "N games displayed." (eboard matches that wording). */
-	else if (l.filter)
-		session_printf(s, "\n  %d games displayed (of %d in progress).\n", l.shown,
+	else if (l->filter)
+		session_printf(s, "\n  %d games displayed (of %d in progress).\n", l->shown,
 		    games_count(gs));
 	else
-		session_printf(s, "\n  %d games displayed.\n", l.shown);
+		session_printf(s, "\n  %d games displayed.\n", l->shown);
 }
 
 static void observer_name(struct session *o, void *arg)
@@ -217,16 +236,26 @@ static void cmd_allobservers(struct session *s, const struct cmd_args *a)
 	session_printf(s, "  %d game%s displayed.\n", l.shown, l.shown == 1 ? "" : "s");
 }
 
+/*
+ * As lasker: a guest talks only in a game of its own (played or examined),
+ * never into other people's, so a throwaway name cannot spam their observers.
+ */
 static void chat(struct session *s, const char *text, bool whisper)
 {
 	struct game *g = session_game(s);
 
 	if (!g && session_examining(s))
 		g = examine_game(session_examining(s));
+	bool own = g != NULL;
 	if (!g && session_observed_count(s))
 		g = session_observed_at(s, 0);
 	if (!g) {
 		session_printf(s, "You are not playing or observing a game.\n");
+		return;
+	}
+	if (!own && !session_registered(s)) {
+		session_printf(s, "You must be registered to %s other people's games.\n",
+		    whisper ? "whisper" : "kibitz");
 		return;
 	}
 	game_chat(g, s, text, whisper);

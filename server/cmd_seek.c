@@ -24,6 +24,7 @@ struct terms {
 	struct clock_control tc;
 	bool rated, manual, formula;
 	bool rated_asked;	/* "rated" or "unrated" was typed, not the default */
+	bool untimed_unrated;	/* rated was wanted, but an untimed game never is */
 	int color;
 	int min_rating, max_rating;
 };
@@ -115,7 +116,7 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 	if (clock_parse(&t->tc, spec, why, len) < 0)
 		return false;
 	if (clock_untimed(&t->tc) && t->rated)
-		t->rated = false;	/* untimed games are never rated */
+		t->rated = false, t->untimed_unrated = true;	/* untimed games are never rated */
 	return true;
 }
 
@@ -128,22 +129,22 @@ static bool may_play_rated(struct session *s, bool rated)
 	return true;
 }
 
-static bool free_to_play(struct session *s, struct session *other)
+/*
+ * Whether s and other (NULL for none) may start a game now; busy is what s
+ * reads when it is in a game itself, in the words of the command it typed.
+ */
+static bool free_to_play(struct session *s, struct session *other, const char *busy)
 {
-	if (session_game(s)) {
-		session_printf(s, "You are already playing a game.\n");
-		return false;
-	}
 	if (session_examining(s)) {
 		session_printf(s, "You cannot challenge while you are examining a game.\n");
 		return false;
 	}
-	if (other && session_examining(other)) {
-		session_printf(s, "%s is examining a game.\n", session_name(other));
+	if (session_game(s)) {
+		session_printf(s, "%s\n", busy);
 		return false;
 	}
-	if (other && session_game(other)) {
-		session_printf(s, "%s is playing a game.\n", session_name(other));
+	if (other && (session_examining(other) || session_game(other))) {
+		session_printf(s, "Player \"%s\" is involved in another game.\n", session_name(other));
 		return false;
 	}
 	return !other || lists_may_play(s, other);
@@ -180,13 +181,26 @@ static void cmd_seek(struct session *s, const struct cmd_args *a)
 		    "[manual] [formula] [min-max]\n", why);
 		return;
 	}
-	if (!may_play_rated(s, t.rated) || !free_to_play(s, NULL))
+	if (!free_to_play(s, NULL, "ERROR: You can't seek a game while you are playing one.") ||
+	    !may_play_rated(s, t.rated))
 		return;
 	struct seek proto = { .owner = s, .tc = t.tc, .rated = t.rated, .color = t.color,
 	    .manual = t.manual, .formula = t.formula, .min_rating = t.min_rating,
 	    .max_rating = t.max_rating };
 	if (!offers_seek(server_offers(session_server(s)), &proto, why, sizeof why))
 		session_printf(s, "%s\n", why);
+}
+
+struct own_seeks {
+	const struct session *s;
+	int count;
+};
+
+static void count_own(const struct seek *sk, void *arg)
+{
+	struct own_seeks *own = arg;
+
+	own->count += sk->owner == own->s;
 }
 
 static void cmd_unseek(struct session *s, const struct cmd_args *a)
@@ -203,6 +217,12 @@ static void cmd_unseek(struct session *s, const struct cmd_args *a)
 		session_printf(s, "Your seek %s has been removed.\n", a->argv[0]);
 		return;
 	}
+	struct own_seeks own = { s, 0 };
+	offers_each_seek(o, count_own, &own);
+	if (!own.count) {
+		session_printf(s, "You have no active seeks.\n");
+		return;
+	}
 	offers_unseek(o, s, 0);
 	session_printf(s, "Your seeks have been removed.\n");
 }
@@ -217,7 +237,8 @@ static void sought_line(const struct seek *sk, void *arg)
 	struct sought *q = arg;
 	char line[256];
 
-	if (lists_censors(q->s, sk->owner))
+	if (lists_censors(q->s, sk->owner) || (sk->formula && sk->owner != q->s &&
+	    !offers_formula_admits(sk->owner, q->s, &sk->tc, sk->rated)))
 		return;
 	offers_seek_line(sk, false, line, sizeof line);
 	session_printf(q->s, "%s\n", line);
@@ -242,20 +263,82 @@ static int rating_for_range(struct session *s, const struct clock_control *tc)
 	return glicko2_display(&r.value);
 }
 
+/*
+ * s takes c, made to s: both are told as lasker tells them, then the game
+ * starts.  A match that meets the same offer coming the other way says so
+ * in FICS's words instead: in block mode pychess opens the board of a
+ * game begun by "match" only after that line.
+ */
+static void take_challenge(struct session *s, struct challenge *c, bool intercept)
+{
+	struct session *from = c->from;
+	struct clock_control tc = c->tc;
+	bool rated = c->rated;
+	int color = c->color;
+	int64_t resume_id = c->resume_id;
+
+	if (intercept)
+		session_printf(s, "Your challenge intercepts %s's challenge.\n", session_name(from));
+	else
+		session_printf(s, "You accept the challenge of %s.\n", session_name(from));
+	session_notify(from, "%s accepts your challenge.", session_name(s));
+	offers_remove_challenge(server_offers(session_server(s)), c);
+	if (resume_id) {
+		char why[160];
+		if (!game_resume(session_server(s), resume_id, from, s, why, sizeof why))
+			session_printf(s, "%s\n", why);
+		return;
+	}
+	start(from, s, &tc, rated, color);
+}
+
+/* Line to one of the two a play concerns: the answerer's reply, or a notice to the seeker. */
+static void tell(struct session *answering, struct session *who, const char *text)
+{
+	if (who == answering)
+		session_printf(who, "%s\n", text);
+	else
+		session_notify(who, "%s", text);
+}
+
+/* lasker's play first declines the offers made to who and withdraws those it made. */
+static void drop_offers(struct session *answering, struct session *who)
+{
+	struct offers *o = server_offers(session_server(who));
+	struct challenge *c;
+	char line[SESSION_NAME_MAX + 48];
+
+	while ((c = offers_find_challenge(o, NULL, who))) {
+		bool made = c->from == who;
+		struct session *other = made ? c->to : c->from;
+		session_notify(other, "%s %s the match offer.", session_name(who),
+		    made ? "withdraws" : "declines");
+		snprintf(line, sizeof line, "You %s the match offer %s %s.", made ? "withdraw" : "decline",
+		    made ? "to" : "from", session_name(other));
+		tell(answering, who, line);
+		offers_remove_challenge(o, c);
+	}
+}
+
 static void cmd_play(struct session *s, const struct cmd_args *a)
 {
 	struct offers *o = server_offers(session_server(s));
 	struct seek *sk = offers_find_seek(o, a->number[0]);
 
 	if (!sk) {
-		session_printf(s, "That seek is not available.\n");
+		session_printf(s, "ERROR: Either that game has already started or it is no longer "
+		    "available.\n");
+		return;
+	}
+	if (!session_registered(s) && sk->rated) {
+		session_printf(s, "ERROR: Unregistred users cannot play rated games.\n");
 		return;
 	}
 	if (sk->owner == s) {
-		session_printf(s, "You cannot respond to your own seek.\n");
+		session_printf(s, "ERROR: You cannot respond to your own seek ads\n");
 		return;
 	}
-	if (!may_play_rated(s, sk->rated) || !free_to_play(s, sk->owner))
+	if (!free_to_play(s, sk->owner, "You are already playing a game."))
 		return;
 	int r = rating_for_range(s, &sk->tc);
 	if (r < sk->min_rating || r > sk->max_rating) {
@@ -267,6 +350,11 @@ static void cmd_play(struct session *s, const struct cmd_args *a)
 	struct clock_control tc = sk->tc;
 	bool rated = sk->rated;
 	int color = sk->color;
+	/* A manual seek's answer is a match request, which the formula screens as any other. */
+	if ((sk->formula || sk->manual) && !offers_formula_admits(owner, s, &tc, rated)) {
+		offers_formula_refuse(owner, s, &tc, rated);
+		return;
+	}
 	if (sk->manual) {
 		char why[160];
 		struct challenge proto = { .from = s, .to = owner, .tc = tc, .rated = rated,
@@ -275,42 +363,89 @@ static void cmd_play(struct session *s, const struct cmd_args *a)
 			session_printf(s, "%s\n", why);
 		return;
 	}
+	drop_offers(s, s);
+	drop_offers(s, owner);
+	session_printf(s, "You accept the challenge of %s.\n", session_name(owner));
+	session_notify(owner, "%s accepts your challenge.", session_name(s));
 	start(owner, s, &tc, rated, color);
+}
+
+/* Whether c, made to us, asks for the game we would offer back: then matching it accepts it. */
+static bool same_terms(const struct challenge *c, const struct clock_control *tc, bool rated,
+    int color)
+{
+	char ours[CLOCK_TEXT_MAX], theirs[CLOCK_TEXT_MAX];
+
+	clock_format(tc, ours, sizeof ours);
+	clock_format(&c->tc, theirs, sizeof theirs);
+	return !strcmp(ours, theirs) && c->rated == rated &&
+	    (color < 0 || (c->color >= 0 && c->color != color));
 }
 
 /* What match and rematch have in common: the checks a challenge must pass, then the offer. */
 static void challenge(struct session *s, struct session *to, const struct clock_control *tc,
     bool rated, int color)
 {
+	struct offers *o = server_offers(session_server(s));
 	char why[160];
 
 	if (to == s) {
 		session_printf(s, "You can't match yourself.\n");
 		return;
 	}
-	if (!may_play_rated(s, rated) || !free_to_play(s, to))
+	if (!free_to_play(s, NULL, "You can't challenge while you are playing a game."))
+		return;
+	if (!session_var(to, VAR_OPEN)) {
+		session_printf(s, "Player \"%s\" is not open to match requests.\n", session_name(to));
+		return;
+	}
+	if (!free_to_play(s, to, "You can't challenge while you are playing a game.") ||
+	    !may_play_rated(s, rated))
 		return;
 	if (rated && !session_registered(to)) {
 		session_printf(s, "%s is unregistered and cannot play rated games.\n", session_name(to));
 		return;
 	}
-	if (!session_var(to, VAR_OPEN)) {
-		session_printf(s, "%s is not open to match requests.\n", session_name(to));
+	/* An offer the other has made us with these very terms is accepted (lasker, FICS). */
+	struct challenge *theirs = offers_find_challenge(o, to, s);
+	if (theirs && !theirs->resume_id && same_terms(theirs, tc, rated, color)) {
+		take_challenge(s, theirs, true);
 		return;
 	}
+	/* ropen 0: only games as rated as the player's own "rated" setting. */
+	if (!theirs && !session_var(to, VAR_ROPEN) && rated != (session_var(to, VAR_RATED) != 0)) {
+		session_printf(s, "%s only wants to play %s games.\n", session_name(to),
+		    rated ? "unrated" : "rated");
+		session_notify(to, "Ignoring %srated match request from %s.", rated ? "" : "un",
+		    session_name(s));
+		return;
+	}
+	if (!theirs && !offers_formula_admits(to, s, tc, rated)) {
+		offers_formula_refuse(to, s, tc, rated);
+		return;
+	}
+	if (!session_var(s, VAR_OPEN)) {
+		if (session_set_var(s, VAR_OPEN, "1", why, sizeof why) < 0) {
+			session_printf(s, "%s\n", why);
+			return;
+		}
+		session_printf(s, "Setting you open for matches.\n");
+	}
 	struct challenge proto = { .from = s, .to = to, .tc = *tc, .rated = rated, .color = color };
-	if (!offers_challenge(server_offers(session_server(s)), &proto, why, sizeof why))
+	if (!offers_challenge(o, &proto, why, sizeof why))
 		session_printf(s, "%s\n", why);
 }
 
 static void cmd_match(struct session *s, const struct cmd_args *a)
 {
 	struct server *srv = session_server(s);
-	struct session *to = server_find_session(srv, a->argv[0]);
+	struct session *to;
 	struct terms t;
 	char why[160], text[LIMIT_SEEK_TEXT];
 
-	if (!to) {
+	if (!free_to_play(s, NULL, "You can't challenge while you are playing a game."))
+		return;
+	if (!(to = server_find_session(srv, a->argv[0]))) {
 		session_printf(s, "No user named \"%s\" is logged in.\n", a->argv[0]);
 		return;
 	}
@@ -325,23 +460,53 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 	/* A game with a guest is unrated unless asked otherwise (FICS). */
 	if (!t.rated_asked && !session_registered(to))
 		t.rated = false;
+	if (t.untimed_unrated && session_registered(to))
+		session_printf(s, "Game is untimed - reverting to unrated\n");
 	challenge(s, to, &t.tc, t.rated, t.color);
 }
 
-/* The challenge an accept/decline/withdraw names, saying why when there is none. */
+/*
+ * The challenge an accept/decline/withdraw names, saying why in lasker's
+ * words when there is none: by the number "pending" and <pf> show, by the
+ * other player's name, or with no word the only one there is.
+ */
 static struct challenge *pick_challenge(struct session *s, const struct cmd_args *a, bool incoming,
     const char *verb)
 {
-	int count;
-	struct challenge *c = offers_pick_challenge(server_offers(session_server(s)), s, incoming,
-	    a->argc ? a->argv[0] : NULL, &count);
+	struct offers *o = server_offers(session_server(s));
+	const char *which = a->argc ? a->argv[0] : NULL;
+	int all, count;
 
+	offers_pick_challenge(o, s, incoming, NULL, &all);	/* how many there are */
+	if (!all) {
+		if (!strcmp(verb, "accept"))
+			session_printf(s, "You have no offers to accept.\n");
+		else
+			session_printf(s, "You have no pending offers %s other players.\n",
+			    incoming ? "from" : "to");
+		return NULL;
+	}
+	struct challenge *c = offers_pick_challenge(o, s, incoming, which, &count);
 	if (c)
 		return c;
-	if (count == 0)
-		session_printf(s, "You have no offers to %s.\n", verb);
-	else
-		session_printf(s, "You have more than one pending offer; say which one to %s.\n", verb);
+	long id;
+	if (!which) {
+		if (!strcmp(verb, "accept"))
+			session_printf(s, "You have more than one offer to accept.\n");
+		else
+			session_printf(s, "You have more than one pending offer.\n");
+		session_printf(s, "Use \"pending\" to see them and \"%s n\" to choose which one.\n",
+		    verb);
+	} else if (number_parse(which, 0, LONG_MAX, &id) != NUMBER_JUNK) {
+		session_printf(s, "Out of range. Use \"pending\" to see the list of offers.\n");
+	} else {
+		struct session *other = server_find_session(session_server(s), which);
+		if (!other)
+			session_printf(s, "No user named \"%s\" is logged in.\n", which);
+		else
+			session_printf(s, "There are no pending offers %s %s.\n",
+			    incoming ? "from" : "to", session_name(other));
+	}
 	return NULL;
 }
 
@@ -363,25 +528,9 @@ static void cmd_accept(struct session *s, const struct cmd_args *a)
 	if (!a->argc && answer_game_offer(s, true))
 		return;
 	struct challenge *c = pick_challenge(s, a, true, "accept");
-	if (!c)
+	if (!c || !free_to_play(s, c->from, "You are already playing a game."))
 		return;
-	struct session *from = c->from;
-	if (!free_to_play(s, from))
-		return;
-	struct clock_control tc = c->tc;
-	bool rated = c->rated;
-	int color = c->color;
-	int64_t resume_id = c->resume_id;
-	session_notify(from, "%s accepts the match offer.", session_name(s));
-	session_printf(s, "You accept the match offer from %s.\n", session_name(from));
-	offers_remove_challenge(server_offers(session_server(s)), c);
-	if (resume_id) {
-		char why[160];
-		if (!game_resume(session_server(s), resume_id, from, s, why, sizeof why))
-			session_printf(s, "%s\n", why);
-		return;
-	}
-	start(from, s, &tc, rated, color);
+	take_challenge(s, c, false);
 }
 
 static void cmd_decline(struct session *s, const struct cmd_args *a)
@@ -418,6 +567,8 @@ static void pending_line(struct challenge *c, void *arg)
 	struct pending *p = arg;
 	char text[256];
 
+	if (!p->shown++)
+		session_printf(p->s, "Offers %s other players:\n", p->incoming ? "FROM" : "TO");
 	offers_challenge_text(c, text, sizeof text);
 	if (p->incoming)
 		session_printf(p->s, " %d: %s is offering a challenge: %s.\n", c->id,
@@ -425,9 +576,9 @@ static void pending_line(struct challenge *c, void *arg)
 	else
 		session_printf(p->s, " %d: You are offering %s a challenge: %s.\n", c->id,
 		    session_name(c->to), text);
-	p->shown++;
 }
 
+/* lasker's layout; the numbers are the offers' own, as <pf> and accept use them. */
 static void cmd_pending(struct session *s, const struct cmd_args *a)
 {
 	struct offers *o = server_offers(session_server(s));
@@ -435,12 +586,17 @@ static void cmd_pending(struct session *s, const struct cmd_args *a)
 
 	(void)a;
 	offers_each_challenge_of(o, s, false, pending_line, &out);
-	if (!out.shown)
-		session_printf(s, "There are no offers pending to other players.\n");
-	session_printf(s, "\n");
+	if (out.shown)
+		session_printf(s, "\nIf you wish to withdraw any of these offers type 'withdraw n'\n"
+		    "or just 'withdraw' if there is only one offer.\n\n");
+	else
+		session_printf(s, "There are no offers pending TO other players.\n\n");
 	offers_each_challenge_of(o, s, true, pending_line, &in);
-	if (!in.shown)
-		session_printf(s, "There are no offers pending from other players.\n");
+	if (in.shown)
+		session_printf(s, "\nIf you wish to accept any of these offers type 'accept n'\n"
+		    "or just 'accept' if there is only one offer.\n");
+	else
+		session_printf(s, "There are no offers pending FROM other players.\n");
 }
 
 static void cmd_rematch(struct session *s, const struct cmd_args *a)

@@ -6,11 +6,14 @@
 
 #include "blkcmd.h"
 #include "cmd.h"
+#include "config.h"
 #include "db.h"
+#include "formula.h"
 #include "number.h"
 #include "offer.h"
 #include "server.h"
 #include "session.h"
+#include "var.h"
 
 /* FICS's own confirmation where clients or users know it, else "X set to V." */
 static void confirm(struct session *s, enum var_id id)
@@ -31,6 +34,12 @@ static void confirm(struct session *s, enum var_id id)
 		return;
 	case VAR_SHOUT:
 		session_printf(s, v ? "You will now hear shouts.\n" : "You will not hear shouts.\n");
+		return;
+	case VAR_FORMULA:
+		if (*var_str(session_vars(s), id))
+			session_printf(s, "Formula set to %s.\n", var_str(session_vars(s), id));
+		else
+			session_printf(s, "Formula unset.\n");
 		return;
 	case VAR_OPEN:
 		session_printf(s, v ? "You are now open to receive match requests.\n" :
@@ -106,6 +115,20 @@ done:
 		free(n.lines[i]);
 }
 
+/* A formula is read through once when set, so that a bad one is refused and never stored. */
+static bool valid_formula(struct session *s, const char *text)
+{
+	const struct limits *lim = &server_config(session_server(s))->limits;
+	const struct formula_limits bounds = { lim->formula_chars, lim->formula_depth };
+	char why[160];
+
+	if (formula_check(text, &bounds, why, sizeof why) < 0) {
+		session_printf(s, "%s\n", why);
+		return false;
+	}
+	return true;
+}
+
 static void cmd_set(struct session *s, const struct cmd_args *a)
 {
 	int id = var_find(a->argv[0], false);
@@ -129,6 +152,8 @@ static void cmd_set(struct session *s, const struct cmd_args *a)
 	/* "set shout" with no value flips a yes/no variable, as on FICS. */
 	if (!*value && var_def((enum var_id)id)->kind == VAR_KIND_BOOL)
 		value = session_var(s, (enum var_id)id) ? "0" : "1";
+	if (id == VAR_FORMULA && !valid_formula(s, value))
+		return;
 	if (session_set_var(s, (enum var_id)id, value, why, sizeof why) < 0) {
 		session_printf(s, "%s\n", why);
 		return;

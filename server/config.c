@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "formula.h"
 #include "limit.h"
 #include "number.h"
 
@@ -68,6 +69,8 @@ void config_defaults(struct config *c)
 		.verdict_queue = LIMIT_VERDICT_QUEUE,
 		.hasher_queue = LIMIT_HASHER_QUEUE,
 		.seeks_per_user = LIMIT_SEEKS_PER_USER,
+		.formula_chars = LIMIT_FORMULA_CHARS,
+		.formula_depth = LIMIT_FORMULA_DEPTH,
 		.http_request_line_bytes = LIMIT_HTTP_REQUEST_LINE_BYTES,
 		.http_header_bytes = LIMIT_HTTP_HEADER_BYTES,
 		.http_request_ms = LIMIT_HTTP_REQUEST_MS,
@@ -143,6 +146,8 @@ static const struct int_key {
 	LIMIT_KEY(verdict_queue, 1, 10000),
 	LIMIT_KEY(hasher_queue, 1, 100000),
 	LIMIT_KEY(seeks_per_user, 1, 1000),
+	LIMIT_KEY(formula_chars, 1, 64),	/* VAR_STRING_MAX */
+	LIMIT_KEY(formula_depth, 1, FORMULA_DEPTH_CAP),
 	LIMIT_KEY(http_request_line_bytes, 64, 65536),
 	LIMIT_KEY(http_header_bytes, 256, 1 << 20),
 	LIMIT_KEY(http_request_ms, 1000, 3600000),

@@ -44,6 +44,8 @@ struct limits {
 	int verdict_queue;
 	int hasher_queue;
 	int seeks_per_user;
+	int formula_chars;
+	int formula_depth;
 	int http_request_line_bytes;
 	int http_header_bytes;
 	int http_request_ms;

@@ -13,6 +13,7 @@ enum stmt {
 	ST_USER_FIND, ST_USER_ADD, ST_USER_REMOVE, ST_USER_PASSWORD, ST_USER_ADMIN,
 	ST_USER_TOUCH, ST_USER_COMPUTER,
 	ST_USER_DROP_ENTRIES, ST_USER_DROP_BYES, ST_USER_WITHDRAW, ST_USER_DELETED,
+	ST_USER_END_ADJOURNED, ST_USER_DROP_ADJOURNED,
 	ST_DELETED_SINCE, ST_DELETED_LAST,
 	ST_SAVEPOINT, ST_SAVEPOINT_RELEASE, ST_SAVEPOINT_ROLLBACK,
 	ST_VAR_SET, ST_VAR_DEL, ST_VAR_EACH,
@@ -39,6 +40,13 @@ enum stmt {
 };
 
 /* The columns read_game() reads, in its order. */
+/*
+ * A player's games: the side under the name (?N) whose id is the account's
+ * (?I), or NULL for no account: a new account under an old name owns none
+ * of a deleted account's games, which keep the name only.
+ */
+#define PLAYED_BY(n, i) "((white = ?" #n " COLLATE NOCASE AND white_id IS ?" #i ") OR " \
+	"(black = ?" #n " COLLATE NOCASE AND black_id IS ?" #i "))"
 #define GAME_SELECT "SELECT id, white, black, white_id, black_id, white_rating, black_rating, " \
 	"rated, category, time_control, start_fen, started, ended, status, result, reason, " \
 	"termination, white_clock, black_clock, clock_ply FROM games "
@@ -77,6 +85,19 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "AND tourney_id IN (SELECT id FROM tourneys WHERE state IN ('running', 'paused'))",
 	[ST_USER_DELETED] = "INSERT INTO deleted_users (user_id, name, deleted) "
 	    "VALUES (?1, ?2, strftime('%s','now'))",
+	/* Nobody can resume them now (resume takes both accounts): they end as a live game
+	 * would, a forfeit from move 2 (rating nobody), else aborted and not kept.  ?2: no
+	 * server runs, so a game left active (a crash) is the database's to end too. */
+	[ST_USER_END_ADJOURNED] = "UPDATE games SET status = 'finished', "
+	    "result = CASE WHEN white_id = ?1 THEN '0-1' ELSE '1-0' END, "
+	    "reason = CASE WHEN white_id = ?1 THEN white ELSE black END || "
+	    "' forfeits: the account was deleted', termination = 'abandoned', "
+	    "ended = strftime('%s','now') WHERE (status = 'adjourned' OR "
+	    "(?2 AND status = 'active')) AND tourney_id IS NULL AND "
+	    "(white_id = ?1 OR black_id = ?1) AND (SELECT count(*) FROM moves "
+	    "WHERE game_id = games.id) >= 2",
+	[ST_USER_DROP_ADJOURNED] = "DELETE FROM games WHERE (status = 'adjourned' OR "
+	    "(?2 AND status = 'active')) AND tourney_id IS NULL AND (white_id = ?1 OR black_id = ?1)",
 	[ST_DELETED_SINCE] = "SELECT id, user_id FROM deleted_users WHERE id > ?1 ORDER BY id",
 	[ST_DELETED_LAST] = "SELECT coalesce(max(id), 0) FROM deleted_users",
 	[ST_SAVEPOINT] = "SAVEPOINT one_change",
@@ -114,18 +135,17 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_MOVES] = "SELECT ply, uci, san, time_ms, clock_ms FROM moves WHERE game_id = ?1 "
 	    "ORDER BY ply",
 	[ST_GAMES_STATUS] = GAME_SELECT "WHERE status = ?1 ORDER BY id",
-	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
-	    "black = ?1 COLLATE NOCASE) AND status = ?3 ORDER BY id DESC LIMIT ?2",
+	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE " PLAYED_BY(1, 4) " AND status = ?3 "
+	    "ORDER BY id DESC LIMIT ?2",
 	[ST_GAMES_RECENT] = GAME_SELECT "WHERE status = 'finished' ORDER BY ended DESC, id DESC "
 	    "LIMIT ?1",
 	/* History: a player's finished games, oldest first; aborted games are not kept in it. */
-	[ST_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE (white = ?1 COLLATE NOCASE OR "
-	    "black = ?1 COLLATE NOCASE) AND status = 'finished'",
-	[ST_HISTORY_AT] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
-	    "black = ?1 COLLATE NOCASE) AND status = 'finished' ORDER BY id LIMIT ?2 OFFSET ?3",
-	[ST_RECORD_LATEST] = GAME_SELECT "WHERE (white = ?1 COLLATE NOCASE OR "
-	    "black = ?1 COLLATE NOCASE) AND status IN ('finished', 'adjourned') ORDER BY id DESC "
-	    "LIMIT 1",
+	[ST_HISTORY_COUNT] = "SELECT count(*) FROM games WHERE " PLAYED_BY(1, 4)
+	    " AND status = 'finished'",
+	[ST_HISTORY_AT] = GAME_SELECT "WHERE " PLAYED_BY(1, 4) " AND status = 'finished' "
+	    "ORDER BY id LIMIT ?2 OFFSET ?3",
+	[ST_RECORD_LATEST] = GAME_SELECT "WHERE " PLAYED_BY(1, 4) " AND status IN "
+	    "('finished', 'adjourned') ORDER BY id DESC LIMIT 1",
 	[ST_RATING_GET] = "SELECT rating, rd, volatility, wins, losses, draws FROM ratings "
 	    "WHERE user_id = ?1 AND category = ?2",
 	[ST_RATING_PUT] = "INSERT INTO ratings (user_id, category, rating, rd, volatility, wins, "
@@ -533,7 +553,20 @@ static int write_id(struct db *db, enum stmt which, int64_t id)
 	return step_done(db, st);
 }
 
-int db_user_remove(struct db *db, const char *name, int64_t *id_out)
+/* The account's games nobody can resume any more end (see ST_USER_END_ADJOURNED). */
+static int end_games(struct db *db, int64_t user_id, bool no_server)
+{
+	for (enum stmt which = ST_USER_END_ADJOURNED; which <= ST_USER_DROP_ADJOURNED; which++) {
+		sqlite3_stmt *st = db->stmt[which];
+		sqlite3_bind_int64(st, 1, user_id);
+		sqlite3_bind_int(st, 2, no_server);
+		if (step_done(db, st) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int db_user_remove(struct db *db, const char *name, bool no_server, int64_t *id_out)
 {
 	struct db_user user;
 	int found = db_user_find(db, name, &user);
@@ -548,7 +581,8 @@ int db_user_remove(struct db *db, const char *name, int64_t *id_out)
 	/* The account row last: its foreign keys clear ratings, settings, game and director ids. */
 	if (write_id(db, ST_USER_DROP_ENTRIES, user.id) < 0 ||
 	    write_id(db, ST_USER_DROP_BYES, user.id) < 0 ||
-	    write_id(db, ST_USER_WITHDRAW, user.id) < 0 || step_done(db, st) < 0 ||
+	    write_id(db, ST_USER_WITHDRAW, user.id) < 0 ||
+	    end_games(db, user.id, no_server) < 0 || step_done(db, st) < 0 ||
 	    write_id(db, ST_USER_REMOVE, user.id) < 0) {
 		db_savepoint_end(db, false);
 		return -1;
@@ -1165,12 +1199,22 @@ int db_games_with_status(struct db *db, enum game_status status,
 	return each_game(db, st, fn, arg);
 }
 
-int db_games_of(struct db *db, const char *name, enum game_status status, int limit,
-    void (*fn)(void *arg, const struct db_game *g), void *arg)
+/* Binds a player's account id for PLAYED_BY: NULL for none (bindings outlive a reset). */
+static void bind_owner(sqlite3_stmt *st, int index, int64_t user_id)
+{
+	if (user_id > 0)
+		sqlite3_bind_int64(st, index, user_id);
+	else
+		sqlite3_bind_null(st, index);
+}
+
+int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_status status,
+    int limit, void (*fn)(void *arg, const struct db_game *g), void *arg)
 {
 	sqlite3_stmt *st = db->stmt[ST_GAMES_OF_STATUS];
 
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	bind_owner(st, 4, user_id);
 	sqlite3_bind_int(st, 2, limit);
 	sqlite3_bind_text(st, 3, db_game_status_name(status), -1, SQLITE_STATIC);
 	return each_game(db, st, fn, arg);
@@ -1186,12 +1230,13 @@ int db_games_recent(struct db *db, int limit, void (*fn)(void *arg, const struct
 }
 
 /* How many games a player's history holds in all; -1 on an error. */
-static int history_count(struct db *db, const char *name)
+static int history_count(struct db *db, const char *name, int64_t user_id)
 {
 	sqlite3_stmt *st = db->stmt[ST_HISTORY_COUNT];
 	int count = 0;
 
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	bind_owner(st, 4, user_id);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		count = sqlite3_column_int(st, 0);
@@ -1201,7 +1246,7 @@ static int history_count(struct db *db, const char *name)
 }
 
 /* Steps ST_HISTORY_AT for `limit` games from place `first` (0: the oldest). */
-static int history_from(struct db *db, const char *name, int first, int limit,
+static int history_from(struct db *db, const char *name, int64_t user_id, int first, int limit,
     void (*fn)(void *arg, int number, const struct db_game *g), void *arg)
 {
 	sqlite3_stmt *st = db->stmt[ST_HISTORY_AT];
@@ -1209,6 +1254,7 @@ static int history_from(struct db *db, const char *name, int first, int limit,
 	int rc, place = first;
 
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	bind_owner(st, 4, user_id);
 	sqlite3_bind_int(st, 2, limit);
 	sqlite3_bind_int(st, 3, first);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1218,14 +1264,14 @@ static int history_from(struct db *db, const char *name, int first, int limit,
 	return step_rows_end(db, st, rc);
 }
 
-int db_history_each(struct db *db, const char *name, int limit,
+int db_history_each(struct db *db, const char *name, int64_t user_id, int limit,
     void (*fn)(void *arg, int number, const struct db_game *g), void *arg)
 {
-	int count = history_count(db, name);
+	int count = history_count(db, name, user_id);
 
 	if (count < 0)
 		return -1;
-	return history_from(db, name, count > limit ? count - limit : 0, limit, fn, arg);
+	return history_from(db, name, user_id, count > limit ? count - limit : 0, limit, fn, arg);
 }
 
 static void copy_found(void *arg, int number, const struct db_game *g)
@@ -1234,11 +1280,13 @@ static void copy_found(void *arg, int number, const struct db_game *g)
 	*(struct db_game *)arg = *g;
 }
 
-int db_record_find(struct db *db, const char *name, int number, struct db_game *out)
+int db_record_find(struct db *db, const char *name, int64_t user_id, int number,
+    struct db_game *out)
 {
 	if (number == DB_RECORD_LATEST) {
 		sqlite3_stmt *st = db->stmt[ST_RECORD_LATEST];
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		bind_owner(st, 4, user_id);
 		int rc = sqlite3_step(st), found = rc == SQLITE_ROW;
 		if (found) {
 			read_game(st, out);
@@ -1246,7 +1294,7 @@ int db_record_find(struct db *db, const char *name, int number, struct db_game *
 		}
 		return step_rows_end(db, st, rc) < 0 ? -1 : found;
 	}
-	int count = history_count(db, name);
+	int count = history_count(db, name, user_id);
 	if (count < 0)
 		return -1;
 	/* The latest game to carry the number; a negative one counts back. */
@@ -1255,7 +1303,7 @@ int db_record_find(struct db *db, const char *name, int number, struct db_game *
 	if (place < 0)
 		return 0;
 	out->id = 0;
-	if (history_from(db, name, place, 1, copy_found, out) < 0)
+	if (history_from(db, name, user_id, place, 1, copy_found, out) < 0)
 		return -1;
 	return out->id != 0;
 }

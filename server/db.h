@@ -62,12 +62,14 @@ int db_user_add(struct db *db, const char *name, const char *password_hash, bool
 /*
  * Deletes an account and settles everything that refers to it, in one
  * savepoint: its settings, channels, aliases and ratings go (foreign keys),
- * games and tournaments keep the name with a NULL id, entries of tournaments
+ * games and tournaments keep the name with a NULL id, its adjourned games
+ * (outside tournaments) end as a live game would, entries of tournaments
  * not started go, and running ones count it withdrawn from the next round.
- * A deleted_users row tells a running server.  1 deleted (id_out set),
- * 0 no such user, -1 error.
+ * A deleted_users row tells a running server.  no_server: none runs on this
+ * database, so its games left active by a crash end too (a server ends its
+ * live ones itself).  1 deleted (id_out set), 0 no such user, -1 error.
  */
-int db_user_remove(struct db *db, const char *name, int64_t *id_out);
+int db_user_remove(struct db *db, const char *name, bool no_server, int64_t *id_out);
 /* The newest deleted_users row, and calls fn for each account deleted after *last. */
 int db_deleted_last(struct db *db, int64_t *last);
 int db_deleted_since(struct db *db, int64_t *last, void (*fn)(void *arg, int64_t user_id),
@@ -223,9 +225,13 @@ int db_game_moves(struct db *db, int64_t id, void (*fn)(void *arg, const struct 
 /* Games with a status, oldest first. */
 int db_games_with_status(struct db *db, enum game_status status,
     void (*fn)(void *arg, const struct db_game *g), void *arg);
-/* A player's games with a status, newest first, at most limit. */
-int db_games_of(struct db *db, const char *name, enum game_status status, int limit,
-    void (*fn)(void *arg, const struct db_game *g), void *arg);
+/*
+ * A player's games with a status, newest first, at most limit.  A player is
+ * a name and the account id that played under it (0: games played without
+ * an account), as every by-name record lookup below takes it.
+ */
+int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_status status,
+    int limit, void (*fn)(void *arg, const struct db_game *g), void *arg);
 /* Finished games, the last to end first, at most limit. */
 int db_games_recent(struct db *db, int limit, void (*fn)(void *arg, const struct db_game *g),
     void *arg);
@@ -237,7 +243,7 @@ int db_games_recent(struct db *db, int limit, void (*fn)(void *arg, const struct
  */
 #define DB_HISTORY_NUMBERS 100
 /* The latest `limit` games of the history, oldest first, with their numbers. */
-int db_history_each(struct db *db, const char *name, int limit,
+int db_history_each(struct db *db, const char *name, int64_t user_id, int limit,
     void (*fn)(void *arg, int number, const struct db_game *g), void *arg);
 /* For db_record_find(): the latest game, finished or adjourned. */
 #define DB_RECORD_LATEST INT_MIN
@@ -247,7 +253,8 @@ int db_history_each(struct db *db, const char *name, int limit,
  * numbers went round); a negative number counts back from the latest (-1).
  * 1 found, 0 none, -1 error.
  */
-int db_record_find(struct db *db, const char *name, int number, struct db_game *out);
+int db_record_find(struct db *db, const char *name, int64_t user_id, int number,
+    struct db_game *out);
 
 /* 1 found, 0 none (out untouched), -1 error. */
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out);

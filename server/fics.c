@@ -246,32 +246,175 @@ void fics_game_header(const struct fics_game_view *g, char *buf, size_t len)
 	    g->ratings[WHITE], g->names[BLACK], g->ratings[BLACK], type, tc);
 }
 
-void fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
+/*
+ * A bounded writer for lines listed by the thousand (`games`): each field
+ * is placed as the printf conversion named beside its helper would place
+ * it, without parsing a format per field.  Like snprintf, it cuts what
+ * does not fit and always ends the text.
+ */
+struct line_out {
+	char *p, *end;	/* end: the last byte, kept for the terminator */
+};
+
+static void out_bytes(struct line_out *o, const char *text, size_t n)
 {
-	const struct board *b = view_board(g);
-	const struct clock_control *tc = g->tc;
-	char wc[32], bc[32];
+	size_t room = (size_t)(o->end - o->p);
+
+	if (n > room)
+		n = room;
+	memcpy(o->p, text, n);
+	o->p += n;
+}
+
+static void out_char(struct line_out *o, char c)
+{
+	if (o->p < o->end)
+		*o->p++ = c;
+}
+
+static void out_spaces(struct line_out *o, size_t n)
+{
+	size_t room = (size_t)(o->end - o->p);
+
+	if (n > room)
+		n = room;
+	memset(o->p, ' ', n);
+	o->p += n;
+}
+
+/* %*s */
+static void out_right(struct line_out *o, const char *text, size_t width)
+{
+	size_t n = strlen(text);
+
+	if (n < width)
+		out_spaces(o, width - n);
+	out_bytes(o, text, n);
+}
+
+/* %-*.*s */
+static void out_left_cut(struct line_out *o, const char *text, size_t width)
+{
+	size_t n = strnlen(text, width);
+
+	out_bytes(o, text, n);
+	out_spaces(o, width - n);
+}
+
+/* Digits of v, most significant first, into digits[]; their count. */
+static size_t decimal(long long v, char digits[24])
+{
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	char rev[24];
+	size_t n = 0, len = 0;
+
+	do
+		rev[n++] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		digits[len++] = '-';
+	while (n)
+		digits[len++] = rev[--n];
+	return len;
+}
+
+/* %*lld, and %0*lld when zero is true (v not negative). */
+static void out_number(struct line_out *o, long long v, size_t width, bool zero)
+{
+	char digits[24];
+	size_t n = decimal(v, digits);
+
+	if (n < width) {
+		if (zero)
+			for (size_t pad = width - n; pad; pad--)
+				out_char(o, '0');
+		else
+			out_spaces(o, width - n);
+	}
+	out_bytes(o, digits, n);
+}
+
+/* fics_clock_text() of a clock not below zero, right-aligned to six as `games` has it. */
+static void out_clock(struct line_out *o, long long ms)
+{
+	char text[64];
+	struct line_out t = { text, text + sizeof text - 1 };
+	long long s = ms / 1000;
+
+	if (s >= 3600) {
+		out_number(&t, s / 3600, 0, false);
+		out_char(&t, ':');
+		out_number(&t, s / 60 % 60, 2, true);
+	} else {
+		out_number(&t, s / 60, 0, false);
+	}
+	out_char(&t, ':');
+	out_number(&t, s % 60, 2, true);
+	*t.p = '\0';
+	out_right(o, text, 6);
+}
+
+/* "[br  5   0]": private, category, rated, minutes and increment. */
+static void out_games_type(struct line_out *o, const struct fics_game_view *g)
+{
 	long long min = 0, inc = 0;
 
-	fics_time_numbers(tc, &min, &inc);
-	/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
-	fics_clock_text(g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0, wc, sizeof wc);
-	fics_clock_text(g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0, bc, sizeof bc);
+	fics_time_numbers(g->tc, &min, &inc);
+	out_char(o, '[');
+	out_char(o, g->private_game ? 'p' : ' ');
+	out_char(o, clock_category_letter(clock_category(g->tc)));
+	out_char(o, g->rated ? 'r' : 'u');
+	out_number(o, min, 3, false);
+	out_char(o, ' ');
+	out_number(o, inc, 3, false);
+	out_char(o, ']');
+}
+
+/*
+ * lasker's line, "%3d %4s %-11.11s %4s %-10.10s [%c%c%c%3lld %3lld] %6s
+ * -%6s (%2d-%2d) %c: %2d"; an examined board has "(Exam. ...)" and the
+ * board's state instead of the clocks.  Returns the length written.
+ */
+size_t fics_games_line(const struct fics_game_view *g, char *buf, size_t len)
+{
+	const struct board *b = view_board(g);
+
+	if (!len)
+		return 0;
+	struct line_out o = { buf, buf + len - 1 };
+	out_number(&o, g->number, 3, false);
+	out_char(&o, ' ');
 	if (g->examined) {
-		/* As lasker: the board's state instead of the clocks. */
-		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [%c%c%c%3lld %3lld] %c: %2d",
-		    g->number, g->examined, g->ratings[WHITE], g->names[WHITE], g->ratings[BLACK],
-		    g->names[BLACK], g->private_game ? 'p' : ' ',
-		    clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u',
-		    min, inc, b->side == WHITE ? 'W' : 'B', b->fullmove_number);
-		return;
+		out_char(&o, '(');
+		out_bytes(&o, g->examined, strlen(g->examined));
+		out_char(&o, ' ');
 	}
-	snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [%c%c%c%3lld %3lld] %6s -%6s (%2d-%2d) %c: %2d",
-	    g->number, g->ratings[WHITE], g->names[WHITE],
-	    g->ratings[BLACK], g->names[BLACK], g->private_game ? 'p' : ' ',
-	    clock_category_letter(clock_category(tc)), g->rated ? 'r' : 'u', min, inc, wc, bc,
-	    fics_material(b, WHITE), fics_material(b, BLACK), b->side == WHITE ? 'W' : 'B',
-	    b->fullmove_number);
+	out_right(&o, g->ratings[WHITE], 4);
+	out_char(&o, ' ');
+	out_left_cut(&o, g->names[WHITE], 11);
+	out_char(&o, ' ');
+	out_right(&o, g->ratings[BLACK], 4);
+	out_char(&o, ' ');
+	out_left_cut(&o, g->names[BLACK], 10);
+	out_bytes(&o, g->examined ? ") " : " ", g->examined ? 2 : 1);
+	out_games_type(&o, g);
+	out_char(&o, ' ');
+	if (!g->examined) {
+		/* As lasker: a clock below zero shows as 0:00, an hour or more as h:mm:ss. */
+		out_clock(&o, g->clock_ms[WHITE] > 0 ? g->clock_ms[WHITE] : 0);
+		out_bytes(&o, " -", 2);
+		out_clock(&o, g->clock_ms[BLACK] > 0 ? g->clock_ms[BLACK] : 0);
+		out_bytes(&o, " (", 2);
+		out_number(&o, fics_material(b, WHITE), 2, false);
+		out_char(&o, '-');
+		out_number(&o, fics_material(b, BLACK), 2, false);
+		out_bytes(&o, ") ", 2);
+	}
+	out_char(&o, b->side == WHITE ? 'W' : 'B');
+	out_bytes(&o, ": ", 2);
+	out_number(&o, b->fullmove_number, 2, false);
+	*o.p = '\0';
+	return (size_t)(o.p - buf);
 }
 
 void fics_date(int64_t when, char *buf, size_t len)

@@ -94,8 +94,8 @@ void fics_end_line(const struct fics_game_view *g, const char *reason, const cha
     char *buf, size_t len);
 /* "<g1> ..." game information for clients that set "iset gameinfo 1". */
 void fics_gameinfo(const struct fics_game_view *g, char *buf, size_t len);
-/* One line of `games`. */
-void fics_games_line(const struct fics_game_view *g, char *buf, size_t len);
+/* One line of `games`, without its newline; returns its length. */
+size_t fics_games_line(const struct fics_game_view *g, char *buf, size_t len);
 /* "Game 7: alice (1500) bob (1612) rated blitz 5 0" (observe, moves). */
 void fics_game_header(const struct fics_game_view *g, char *buf, size_t len);
 /* The lines above a movelist (moves, smoves, oldmoves): players and date,

@@ -38,6 +38,16 @@ enum deciding {
 	DECIDING_CLAIM,		/* a player claims the opponent cannot mate (draw) */
 };
 
+/*
+ * A position as FIDE 9.2.3 tells positions apart (its Zobrist key: pieces,
+ * castling, en passant, side to move), whatever the move counters say.
+ */
+struct claim_spot {
+	uint64_t key;
+	enum color side;
+	bool set;
+};
+
 /* What the game keeps per ply beyond the move itself. */
 struct game {
 	struct server *srv;
@@ -81,7 +91,7 @@ struct game {
 	enum color deciding_for;	/* the side whose mating chances are judged */
 	struct verdict_job *verdict;	/* the decision running; NULL while it waits for room */
 	struct session *claimant;	/* DECIDING_CLAIM: whose reply waits, NULL once gone */
-	char claim_refused[COLOR_NB][FEN_MAX];	/* where a side's claim last failed */
+	struct claim_spot claim_refused[COLOR_NB];	/* where a side's claim last failed */
 	/* Tournament games: where the game is played; 0 otherwise. */
 	int64_t tourney_id;
 	int tourney_round, tourney_board;
@@ -174,10 +184,20 @@ int games_count(const struct games *gs)
 	return gs->count;
 }
 
+/* How far ahead games_each asks for a game, and how much of it (what `games` reads). */
+#define GAME_PREFETCH 4
+#define GAME_PREFETCH_BYTES offsetof(struct game, last_verbose)
+
 void games_each(struct games *gs, void (*fn)(struct game *g, void *arg), void *arg)
 {
 	for (int n = 1, seen = 0; n <= LIMIT_GAMES && seen < gs->count; n++) {
 		struct game *g = gs->by_number[n];
+		/* Listings visit thousands: ask for the head of one a few ahead. */
+		const char *ahead = n + GAME_PREFETCH <= LIMIT_GAMES ?
+		    (const char *)gs->by_number[n + GAME_PREFETCH] : NULL;
+		if (ahead)
+			for (size_t at = 0; at < GAME_PREFETCH_BYTES; at += 64)
+				__builtin_prefetch(ahead + at);
 		if (g) {
 			seen++;
 			fn(g, arg);
@@ -325,30 +345,46 @@ int64_t game_move_clock_ms(const struct game *g, int ply)
 	return ply >= 0 && ply < position_ply_count(g->pos) ? g->plies[ply].clock_ms : 0;
 }
 
-/* Everything but who sits at the board: the games list reads no player's session. */
+/*
+ * What a `games` line shows and no more: it is built for every game each
+ * time someone lists them.  The clocks of an examined board are not shown.
+ */
 void game_list_view(const struct game *g, struct fics_game_view *v)
 {
-	*v = (struct fics_game_view){ .number = g->number, .rated = g->rated,
-	    .private_game = g->private_game, .tc = &g->tc,
-	    .pos = g->pos, .plies = g->plies, .last_verbose = g->last_verbose,
-	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
-	if (g->exam) {
-		v->examined = examine_in_setup(g->exam) ? "Setup" : "Exam.";
-		if ((v->setup_board = examine_setup_board(g->exam))) {
-			v->last_verbose = "none";
-			v->last_dpp = -1;
-		}
-	}
+	v->number = g->number;
+	v->rated = g->rated;
+	v->private_game = g->private_game;
+	v->tc = &g->tc;
+	v->pos = g->pos;
+	v->examined = NULL;
+	v->setup_board = NULL;
 	for (int c = WHITE; c <= BLACK; c++) {
 		v->names[c] = g->names[c];
 		v->ratings[c] = g->rating_text[c];
-		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
 	}
+	if (g->exam) {
+		v->examined = examine_in_setup(g->exam) ? "Setup" : "Exam.";
+		v->setup_board = examine_setup_board(g->exam);
+		v->clock_ms[WHITE] = v->clock_ms[BLACK] = 0;
+		return;
+	}
+	for (int c = WHITE; c <= BLACK; c++)
+		v->clock_ms[c] = game_clock_ms(g, (enum color)c);
 }
 
 void game_view(const struct game *g, struct fics_game_view *v)
 {
+	*v = (struct fics_game_view){ .plies = g->plies, .last_verbose = g->last_verbose,
+	    .last_dpp = g->last_dpp, .started_unix = g->started_unix };
 	game_list_view(g, v);
+	if (g->exam) {
+		for (int c = WHITE; c <= BLACK; c++)
+			v->clock_ms[c] = game_clock_ms(g, (enum color)c);
+		if (v->setup_board) {
+			v->last_verbose = "none";
+			v->last_dpp = -1;
+		}
+	}
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *p = g->players[c];
 		v->seated[c] = p != NULL;
@@ -639,14 +675,18 @@ static void tell_start(struct session *s, void *arg)
 		session_notify(s, "%s", n->intro);
 }
 
-/* ... and sessions following either player start observing it. */
+/*
+ * ... and sessions following either player start observing it.  As in
+ * lasker, where following is an "observe" made for the follower, a refusal
+ * (a private game, say) is told to the follower as observe would tell it.
+ */
 static void start_following(struct session *s, void *arg)
 {
 	struct start_news *n = arg;
 	char err[FICS_LINE_MAX];
 
-	if (game_color_of(n->g, s) < 0)
-		game_watch(n->g, s, err, sizeof err);
+	if (game_color_of(n->g, s) < 0 && game_watch(n->g, s, err, sizeof err) < 0)
+		session_notify(s, "%s", err);
 }
 
 static void announce_watchers(struct game *g, bool continuing)
@@ -1660,9 +1700,9 @@ void game_draw(struct game *g, struct session *s, const char *move_text)
 	 * time: where the claim failed, another is an offer at once, so that "draw"
 	 * over and over cannot keep the clocks stopped and the opponent waiting.
 	 */
-	char fen[FEN_MAX];
-	fen_format(position_board(g->pos), fen);
-	if (!strcmp(fen, g->claim_refused[c])) {
+	const struct board *b = position_board(g->pos);
+	const struct claim_spot *refused = &g->claim_refused[c];
+	if (refused->set && refused->key == b->key && refused->side == b->side) {
 		offer_draw(s, g);
 		return;
 	}
@@ -1704,7 +1744,9 @@ static void claim_decided(struct game *g, bool drawn)
 
 	g->claimant = NULL;
 	if (!drawn) {
-		fen_format(position_board(g->pos), g->claim_refused[color_other(g->deciding_for)]);
+		const struct board *b = position_board(g->pos);
+		g->claim_refused[color_other(g->deciding_for)] =
+		    (struct claim_spot){ b->key, (enum color)b->side, true };
 		undecided(g);
 		if (s)
 			session_reply_resume(s, offer_draw, g);

@@ -126,7 +126,8 @@ int64_t game_started(const struct game *g);
 /* The mover's clock after a ply. */
 int64_t game_move_clock_ms(const struct game *g, int ply);
 /* The game as the FICS formats show it, as it stands now (clocks included);
- * valid until the game next changes. */
+ * valid until the game next changes.  game_list_view() fills only what a
+ * `games` line shows (fics_games_line()); game_view() fills it all. */
 void game_list_view(const struct game *g, struct fics_game_view *v);
 void game_view(const struct game *g, struct fics_game_view *v);
 bool game_over(const struct game *g);

@@ -56,8 +56,10 @@ static const struct help_topic topics[] = {
 	  "  seek 15 10 white     you play white\n"
 	  "  seek 5 0 1400-1800   only players rated 1400 to 1800 see it\n"
 	  "  seek 5 0 manual      you accept or decline each taker\n"
-	  "  seek 5 0 formula     only players your formula admits\n"
-	  "\"sought\" lists the seeks on offer, \"unseek\" removes yours.\n\n"
+	  "  seek 5 0 formula     only players your formula admits see and take it\n"
+	  "\"sought\" lists the seeks on offer, \"unseek\" removes yours.  Taking a\n"
+	  "manual seek is a match request, which your formula screens in any case\n"
+	  "(see \"help formula\").\n\n"
 	  TIME_CONTROLS },
 	{ "match",
 	  "Challenges one player; they \"accept\", \"decline\" or answer with terms of\n"
@@ -66,13 +68,33 @@ static const struct help_topic topics[] = {
 	  "  match alice 5 0 rated  5 minutes, rated\n"
 	  "  match alice 40/90,30+30 black\n"
 	  "A game with a guest is unrated.  \"rematch\" challenges your last\n"
-	  "opponent again on the same terms.\n\n"
+	  "opponent again on the same terms.  A request the other's formula does\n"
+	  "not admit is refused, and you are shown that formula (\"help formula\").\n\n"
 	  TIME_CONTROLS },
+	{ "formula",
+	  "\"set formula EXPRESSION\" screens the match requests made to you: one\n"
+	  "whose value is 0 is declined for you, and the challenger is shown your\n"
+	  "formula.  \"seek ... formula\" screens who sees and takes your seek the\n"
+	  "same way.  \"set formula\" alone removes it; a bad one is refused and\n"
+	  "the old one kept.  Examples:\n"
+	  "  blitz & !rated        unrated blitz only\n"
+	  "  inc >= 10 | standard  an increment of 10 or more, or a standard game\n"
+	  "  ratingdiff > -200     opponents at most 200 below you\n"
+	  "  maxtime(40) <= 10 minutes   40 moves in 10 minutes for both at most\n"
+	  "Values: rating, myrating, ratingdiff (rating - myrating), time, inc,\n"
+	  "maxtime(N) and mymaxtime(N) (seconds N moves can take, both / you),\n"
+	  "assesswin, assessdraw, assessloss; 1 or 0: rated, lightning, blitz,\n"
+	  "standard, untimed, registered, computer, timeseal, private (and wild,\n"
+	  "bughouse, nonstandard, always 0 here).  \"N minutes\" is N * 60.\n"
+	  "Operators, tightest first: ! and - (unary); * /; + -; < <= > >=;\n"
+	  "= != (also == <>); & (&&, and); | (||, or); ( ) group, # starts a\n"
+	  "comment.  Dividing by 0 divides by 0.001.  f1-f9 are not kept here.\n" },
 	{ "timecontrol", TIME_CONTROLS },
 	{ "observe",
 	  "Watches a game: \"observe 12\" (game number) or \"observe alice\" (the game\n"
 	  "alice plays).  You get its board after every move, and \"kibitz\" and\n"
-	  "\"whisper\" talk to its players and watchers.  \"unobserve\" stops;\n"
+	  "\"whisper\" talk to its players and watchers (guests talk only in their\n"
+	  "own games).  \"unobserve\" stops;\n"
 	  "\"follow alice\" watches every game alice starts; \"allobservers\" lists\n"
 	  "who watches what.\n" },
 	{ "examine",
@@ -122,7 +144,8 @@ static const struct help_topic topics[] = {
 	  "\"set VARIABLE VALUE\" changes one of your settings; \"variables\" lists\n"
 	  "them.  Among them: time and inc (default seek terms), rated, open (0: no\n"
 	  "challenges), style (1 for people, 12 for programs), promote (q, r, b, n),\n"
-	  "Lang (English or Spanish piece letters), autoflag, width, prompt.\n"
+	  "Lang (English or Spanish piece letters), autoflag, width, prompt,\n"
+	  "formula (\"help formula\").\n"
 	  "Registered players keep their settings between sessions.\n"
 	  "\"set 1 TEXT\" .. \"set 10 TEXT\" are the notes \"finger\" shows under your\n"
 	  "name; \"set 2\" with no text clears note 2 and moves the ones below up.\n" },

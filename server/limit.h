@@ -97,6 +97,10 @@
 #define LIMIT_HASHER_QUEUE 64
 /* Seeks one player may have posted at once. */
 #define LIMIT_SEEKS_PER_USER 3
+/* A formula's length (at most VAR_STRING_MAX, the longest string variable), and
+ * how deep its parentheses and unary operators may nest. */
+#define LIMIT_FORMULA_CHARS 64
+#define LIMIT_FORMULA_DEPTH 16
 /* HTTP: the request line (method, path and query) and all header lines of one
  * request, in bytes; a longer line gets 414, longer headers 431, and a head
  * past both together is cut off with 413 before it is read to the end. */

@@ -435,6 +435,10 @@ void lists_logout(struct session *s)
 	}
 	free(set);
 	session_set_list_set(s, NULL);
+	/* A guest on a list is this session only: no one's list shows it after it, as
+	 * if a later guest under the name were on it. */
+	if (!session_registered(s))
+		lists_forget(session_server(s), lists_identity(s));
 }
 
 /* --- effects --- */

@@ -124,7 +124,8 @@ static int run_admin(const struct config *cfg, int argc, char **argv)
 		rc = 0;
 	} else if (!strcmp(cmd, "userdel")) {
 		/* A server running on this database ends the account's session within a second. */
-		int removed = db_user_remove(db, name, NULL);
+		bool no_server = server_lock_free(cfg->data_dir);
+		int removed = db_user_remove(db, name, no_server, NULL);
 		if (removed == 0)
 			fprintf(stderr, "chessd: no user named %s\n", name);
 		if (removed == 1 && db_commit(db) == 0) {

@@ -4,14 +4,18 @@
 
 #include "audience.h"
 #include "config.h"
+#include "conn.h"
 #include "db.h"
 #include "fics.h"
+#include "formula.h"
+#include "game.h"
 #include "number.h"
 #include "lists.h"
 #include "offer.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
+#include "var.h"
 
 /*
  * A session's challenges, both ways, each list in the order made.  Every
@@ -108,21 +112,6 @@ static void player_rating_text(struct server *srv, const struct session *s,
 	rating_text(&r, session_user_id(s), buf, len);
 }
 
-/* "5 0" for FICS controls, else the control's own text. */
-static void time_words(const struct clock_control *tc, char *buf, size_t len)
-{
-	const struct clock_period *p = &tc->periods[0];
-
-	if (clock_untimed(tc))
-		snprintf(buf, len, "0 0");
-	else if (tc->period_count == 1 && !p->moves && p->base_ms % 60000 == 0 &&
-	    (tc->bonus == CLOCK_BONUS_NONE || tc->bonus == CLOCK_BONUS_FISCHER) && tc->bonus_ms % 1000 == 0)
-		snprintf(buf, len, "%lld %lld", (long long)(p->base_ms / 60000),
-		    (long long)(tc->bonus == CLOCK_BONUS_FISCHER ? tc->bonus_ms / 1000 : 0));
-	else
-		clock_format(tc, buf, len);
-}
-
 /*
  * A challenge's control as clients parse it (<pf>, Challenge:): FICS's two
  * numbers, then, for a control FICS has no form for, the control itself
@@ -185,18 +174,18 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 {
 	struct server *srv = session_server(sk->owner);
 	struct rating r = player_rating(srv, sk->owner, &sk->tc);
-	char tw[64], rt[8];
+	char tw[CLOCK_TEXT_MAX], rt[8];
 	long long minutes, inc;
 	/* Clients add i= to their clocks each move: a delay is shown as none, as in style 12. */
 	fics_time_numbers(&sk->tc, &minutes, &inc);
 	const char *type = clock_category_name(clock_category(&sk->tc));
 
-	time_words(&sk->tc, tw, sizeof tw);
 	rating_text(&r, session_user_id(sk->owner), rt, sizeof rt);
 	if (machine) {
-		int shown = session_user_id(sk->owner) && rating_games(&r) ? glicko2_display(&r.value) : 0;
-		char status = !session_user_id(sk->owner) || !rating_games(&r) ? ' ' :
-		    glicko2_provisional(&r.value) ? 'P' : ' ';
+		/* No rating yet is 0P, as FICS sends it: eboard shows it as "++++". */
+		bool none = !session_user_id(sk->owner) || !rating_games(&r);
+		int shown = none ? 0 : glicko2_display(&r.value);
+		char status = none || glicko2_provisional(&r.value) ? 'P' : ' ';
 		snprintf(buf, len, "<s> %d w=%s ti=%02x rt=%d%c t=%lld i=%lld r=%c tp=%s c=%c rr=%d-%d a=%c f=%c",
 		    sk->id, session_name(sk->owner), seek_titles(sk->owner), shown, status,
 		    minutes, inc, sk->rated ? 'r' : 'u', type,
@@ -206,11 +195,25 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 		char who[SESSION_NAME_MAX + 4];
 		snprintf(who, sizeof who, "%s%s", session_name(sk->owner),
 		    session_computer(sk->owner) ? "(C)" : "");
-		snprintf(buf, len, "%3d %4s %-17s %s %s %s%s %d-%d%s", sk->id, rt, who,
-		    tw, sk->rated ? "rated" : "unrated", type,
-		    sk->color < 0 ? "" : sk->color == 0 ? " [white]" : " [black]",
-		    sk->min_rating, sk->max_rating, sk->manual ? " m" : "");
+		/* lasker's columns, then the range, colour and manual flag, and a
+		 * control FICS has no numbers for in words. */
+		char control[CLOCK_TEXT_MAX + 4] = "";
+		if (!fics_time_plain(&sk->tc) && !clock_untimed(&sk->tc)) {
+			clock_format(&sk->tc, tw, sizeof tw);
+			snprintf(control, sizeof control, " (%s)", tw);
+		}
+		snprintf(buf, len, "%3d %4s %-17s %3lld %3lld %-7s %-10s %d-%d%s%s%s", sk->id, rt, who,
+		    minutes, inc, sk->rated ? "rated" : "unrated", type, sk->min_rating,
+		    sk->max_rating, sk->color < 0 ? "" : sk->color == 0 ? " [white]" : " [black]",
+		    sk->manual ? " m" : "", control);
 	}
+}
+
+/* A seek posted with "formula" reaches only those its owner's formula admits. */
+static bool formula_shows(const struct seek *sk, struct session *to)
+{
+	return !sk->formula || to == sk->owner ||
+	    offers_formula_admits(sk->owner, to, &sk->tc, sk->rated);
 }
 
 struct announce {
@@ -225,7 +228,7 @@ static void announce_seek(struct session *s, void *arg)
 
 	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
 		return;
-	if (lists_censors(s, a->sk->owner))
+	if (lists_censors(s, a->sk->owner) || !formula_shows(a->sk, s))
 		return;
 	if (session_var(s, IVAR_SEEKINFO)) {
 		session_notify(s, "%s", a->machine);
@@ -260,13 +263,21 @@ struct seek *offers_seek(struct offers *o, const struct seek *proto, char *why, 
 	o->seeks[o->seek_count++] = sk;
 
 	struct announce a = { .sk = sk };
-	char tw[64], rt[8];
-	time_words(&sk->tc, tw, sizeof tw);
+	char control[CLOCK_TEXT_MAX + 4] = "", rt[8];
+	long long minutes, inc;
 	player_rating_text(o->srv, sk->owner, &sk->tc, rt, sizeof rt);
 	offers_seek_line(sk, true, a.machine, sizeof a.machine);
-	snprintf(a.human, sizeof a.human, "%s (%s) seeking %s %s %s%s (\"play %d\" to respond)",
-	    session_name(sk->owner), rt, tw, sk->rated ? "rated" : "unrated",
-	    clock_category_name(clock_category(&sk->tc)), sk->manual ? " m" : "", sk->id);
+	/* xboard reads minutes, increment, rated and type off the front; people
+	 * read a control FICS has no numbers for after them. */
+	fics_time_numbers(&sk->tc, &minutes, &inc);
+	if (!fics_time_plain(&sk->tc) && !clock_untimed(&sk->tc)) {
+		char tw[CLOCK_TEXT_MAX];
+		clock_format(&sk->tc, tw, sizeof tw);
+		snprintf(control, sizeof control, " (%s)", tw);
+	}
+	snprintf(a.human, sizeof a.human, "%s (%s) seeking %lld %lld %s %s%s%s (\"play %d\" to respond)",
+	    session_name(sk->owner), rt, minutes, inc, sk->rated ? "rated" : "unrated",
+	    clock_category_name(clock_category(&sk->tc)), control, sk->manual ? " m" : "", sk->id);
 	audience_each(o->srv, AUDIENCE_SEEK, announce_seek, &a);
 	session_printf(sk->owner, "Your seek has been posted with index %d.\n(%d player(s) saw the seek.)\n",
 	    sk->id, a.seen);
@@ -317,7 +328,7 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 	session_printf(to, "<sc>\n");
 	for (int i = 0; i < o->seek_count; i++) {
 		if ((o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK)) ||
-		    lists_censors(to, o->seeks[i]->owner))
+		    lists_censors(to, o->seeks[i]->owner) || !formula_shows(o->seeks[i], to))
 			continue;
 		offers_seek_line(o->seeks[i], true, line, sizeof line);
 		session_printf(to, "%s\n", line);
@@ -529,18 +540,47 @@ void offers_challenge_text(const struct challenge *c, char *buf, size_t len)
 	    c->rated ? "rated" : "unrated", clock_category_name(clock_category(&c->tc)), tw);
 }
 
+/*
+ * What lasker adds below a challenge for each side: "--** bob is a
+ * computer **--" about the other, and for a rated game what each result
+ * would do to one's rating.
+ */
+static void challenge_notes(struct server *srv, const struct challenge *c, bool for_from,
+    char *buf, size_t len)
+{
+	const struct session *me = for_from ? c->from : c->to, *other = for_from ? c->to : c->from;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (session_computer(other))
+		n += (size_t)snprintf(buf, len, "--** %s is a computer **--\n", session_name(other));
+	if (!c->rated || n >= len)
+		return;
+	struct rating mine = player_rating(srv, me, &c->tc), theirs = player_rating(srv, other, &c->tc);
+	struct rating_assessment as;
+	rating_assess(&mine, &theirs, &as);
+	snprintf(buf + n, len - n, "Your %s rating will change:  Win: %s%d,  Draw: %s%d,  Loss: %s%d\n"
+	    "Your new RD will be %5.1f\n", clock_category_name(clock_category(&c->tc)),
+	    as.first[0] >= 0 ? "+" : "", as.first[0], as.first[1] >= 0 ? "+" : "", as.first[1],
+	    as.first[2] >= 0 ? "+" : "", as.first[2], as.first_rd);
+}
+
 struct challenge *offers_challenge(struct offers *o, const struct challenge *proto, char *why,
     size_t len)
 {
 	const struct limits *lim = &server_config(o->srv)->limits;
 	char text[256];
 
-	/* A new offer between the same two replaces the old one, either way round. */
-	struct challenge *old = offers_find_challenge(o, proto->from, proto->to);
-	if (!old)
-		old = offers_find_challenge(o, proto->to, proto->from);
-	if (old)
-		offers_remove_challenge(o, old);
+	/*
+	 * A new offer between the same two replaces the old one, either way
+	 * round: lasker updates our own, or declines theirs with new terms.
+	 */
+	struct challenge *mine_before = offers_find_challenge(o, proto->from, proto->to);
+	struct challenge *theirs = offers_find_challenge(o, proto->to, proto->from);
+	if (mine_before)
+		offers_remove_challenge(o, mine_before);
+	if (theirs)
+		offers_remove_challenge(o, theirs);
 	struct party *mine = party_get(o, proto->from, false);
 	if (mine && mine->out_count >= lim->offers_per_user) {
 		snprintf(why, len, "You can have at most %d pending offers; withdraw one first.",
@@ -574,15 +614,33 @@ struct challenge *offers_challenge(struct offers *o, const struct challenge *pro
 	o->pairs[at] = n;
 
 	offers_challenge_text(c, text, sizeof text);
-	session_printf(c->from, "Issuing: %s.\n", text);
+	char before[SESSION_NAME_MAX + 64] = "";
+	if (theirs) {
+		session_printf(c->from, "Declining offer from %s and offering new match parameters.\n",
+		    session_name(c->to));
+		snprintf(before, sizeof before, "%s declines your match offer a match with these "
+		    "parameters:\n", session_name(c->from));
+	}
+	if (mine_before) {
+		session_printf(c->from, "Updating offer already made to \"%s\".\n"
+		    "Updating match request to: %s.\n", session_name(c->to), text);
+		snprintf(before, sizeof before, "%s updates the match request.\n", session_name(c->from));
+	} else {
+		session_printf(c->from, "Issuing: %s.\n", text);
+	}
+	char notes[256];
+	challenge_notes(o->srv, c, true, notes, sizeof notes);
+	session_printf(c->from, "%s", notes);
 	if (session_var(c->from, IVAR_PENDINFO))
 		session_printf(c->from, "<pt> %d w=%s t=match p=%s\n", c->id, session_name(c->to), text);
+	challenge_notes(o->srv, c, false, notes, sizeof notes);
 	if (c->resume_id)
 		session_notify(c->to, "%s would like to resume your adjourned game.\n"
 		    "You can \"accept\" or \"decline\".", session_name(c->from));
 	else
-		session_notify(c->to, "Challenge: %s.\n"
-		    "You can \"accept\" or \"decline\", or propose different parameters.", text);
+		session_notify(c->to, "%sChallenge: %s.\n%s"
+		    "You can \"accept\" or \"decline\", or propose different parameters.", before, text,
+		    notes);
 	if (session_var(c->to, IVAR_PENDINFO))
 		session_notify(c->to, "<pf> %d w=%s t=match p=%s", c->id, session_name(c->from), text);
 	return c;
@@ -622,18 +680,92 @@ void offers_each_challenge_of(struct offers *o, struct session *s, bool incoming
 		fn(&n->c, arg);
 }
 
+/* Who s now plays, when it is starting a game; NULL otherwise. */
+static struct session *new_opponent(struct session *s)
+{
+	struct game *g = session_online(s) ? session_game(s) : NULL;
+
+	if (!g)
+		return NULL;
+	return game_player(g, game_player(g, WHITE) == s ? BLACK : WHITE);
+}
+
+/* lasker's GetRating: 0 for a guest or before any rated game in the category. */
+static int formula_rating(const struct rating *r, const struct session *s)
+{
+	return session_user_id(s) && rating_games(r) ? glicko2_display(&r->value) : 0;
+}
+
+bool offers_formula_admits(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated)
+{
+	const char *text = var_str(session_vars(owner), VAR_FORMULA);
+	struct server *srv = session_server(owner);
+	/* Checked against the configured bounds when set; read here within the hard ones. */
+	const struct formula_limits lim = { VAR_STRING_MAX, FORMULA_DEPTH_CAP };
+	long long minutes, inc;
+
+	if (!*text)
+		return true;
+	fics_time_numbers(tc, &minutes, &inc);
+	struct rating mine = player_rating(srv, owner, tc), theirs = player_rating(srv, other, tc);
+	struct formula_facts f = {
+		.rating = formula_rating(&theirs, other), .myrating = formula_rating(&mine, owner),
+		.time_min = (int)(minutes > FORMULA_VALUE_MAX ? FORMULA_VALUE_MAX : minutes),
+		.inc_s = (int)(inc > FORMULA_VALUE_MAX ? FORMULA_VALUE_MAX : inc),
+		.category = clock_category(tc), .rated = rated,
+		.registered = session_registered(other), .computer = session_computer(other),
+		.timeseal = session_conn(other) && conn_timeseal(session_conn(other)),
+		.private_game = session_var(owner, VAR_PRIVATE) || session_var(other, VAR_PRIVATE),
+	};
+	if (rated) {
+		struct rating_assessment as;
+		rating_assess(&mine, &theirs, &as);
+		f.assess_win = as.first[0];
+		f.assess_draw = as.first[1];
+		f.assess_loss = as.first[2];
+	}
+	return formula_admits(text, &f, &lim);
+}
+
+void offers_formula_refuse(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated)
+{
+	/* lasker's line names the game without the colour asked for. */
+	const struct challenge c = { .from = other, .to = owner, .tc = *tc, .rated = rated,
+	    .color = -1 };
+	const char *text = var_str(session_vars(owner), VAR_FORMULA);
+	char line[256];
+
+	session_printf(other, "Match request does not fit formula for %s:\n%s's formula: %s\n",
+	    session_name(owner), session_name(owner), text);
+	offers_challenge_text(&c, line, sizeof line);
+	session_notify(owner, "Ignoring (formula): %s.", line);
+}
+
 void offers_drop_session(struct offers *o, struct session *s)
 {
+	struct session *opponent = new_opponent(s);
 	struct party *p;
 
 	offers_unseek(o, s, 0);
 	/* Each removal may free the party: look it up again every time. */
 	while ((p = party_get(o, s, false))) {
 		struct challenge *c = p->out_head ? &p->out_head->c : &p->in_head->c;
-		struct session *other = c->from == s ? c->to : c->from;
+		bool made = c->from == s;
+		struct session *other = made ? c->to : c->from;
+		/* Leaving withdraws what one offered and declines what one was offered (lasker). */
 		if (!session_online(s) && session_online(other))
-			session_notify(other, "%s, who was %s you, has left; the offer is withdrawn.",
-			    session_name(s), c->from == s ? "challenging" : "challenged by");
+			session_notify(other, "%s %s the match offer.", session_name(s),
+			    made ? "withdraws" : "declines");
+		if (opponent && other != opponent && session_online(other)) {
+			/* lasker's words when a player with offers starts a game. */
+			session_notify(other, "%s, %s, has joined a match with %s.", session_name(s),
+			    made ? "who was challenging you" : "whom you were challenging",
+			    session_name(opponent));
+			session_notify(s, "Challenge %s %s %s.", made ? "to" : "from", session_name(other),
+			    made ? "withdrawn" : "removed");
+		}
 		offers_remove_challenge(o, c);
 	}
 }

@@ -73,6 +73,19 @@ struct challenge *offers_pick_challenge(struct offers *o, struct session *s, boo
 /* The text FICS uses for a challenge: "alice (1500) [white] bob (1612) rated blitz 5 0". */
 void offers_challenge_text(const struct challenge *c, char *buf, size_t len);
 
+/*
+ * Whether owner's formula admits a game on these terms with other (always,
+ * when owner has none), the facts taken as lasker takes them.
+ */
+bool offers_formula_admits(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated);
+/*
+ * lasker's refusal of a request owner's formula does not admit: other is
+ * shown the formula, owner told what was ignored.
+ */
+void offers_formula_refuse(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated);
+
 /* A session left or started a game: drop everything it had offered or been offered. */
 void offers_drop_session(struct offers *o, struct session *s);
 

@@ -31,6 +31,8 @@ struct server;
 struct server *server_new(struct config *cfg, char *err, size_t errlen);
 /* Runs until SIGTERM/SIGINT and a graceful shutdown; returns the exit code. */
 int server_run(struct server *srv);
+/* Whether no chessd holds the data directory now (for the shell's account commands). */
+bool server_lock_free(const char *data_dir);
 void server_free(struct server *srv);
 
 struct event_base *server_base(struct server *srv);

@@ -68,12 +68,15 @@ struct session {
 	enum session_state state;
 	char name[SESSION_NAME_MAX + 1];
 	int64_t user_id;		/* 0 for guests */
-	char reconnect_key[SESSION_KEY_LEN + 1];	/* a guest's, once it has sat down */
+	/* From state to registered, all that `who` reads: two cache lines a user. */
+	struct game *game;		/* being played */
+	int64_t active_ms;
 	bool admin;
 	int admin_level;		/* 0 unless an admin */
 	bool computer;
 	char ratings[CLOCK_CATEGORY_NB][8];	/* as shown: 1517P, ----, ++++ */
 	bool registered;
+	char reconnect_key[SESSION_KEY_LEN + 1];	/* a guest's, once it has sat down */
 	bool in_command;		/* output now is a command's reply */
 	bool reply_deferred;		/* the command's reply waits for its job */
 	long block_id;			/* the numbered command running, or -1 */
@@ -85,13 +88,15 @@ struct session {
 	char job_note[SESSION_NAME_MAX + 1];
 	int64_t job_account;		/* the account the job is about (asetpasswd), or 0 */
 	int registrations;		/* accounts asked for from this connection */
-	int64_t login_ms, active_ms;
+	int64_t login_ms;
 	struct var_values vars;
 	uint8_t channels[(LIMIT_CHANNEL_MAX + 8) / 8];
 	int channel_count;
 	struct alias *aliases;
 	int alias_count;
 	char last_tell[SESSION_NAME_MAX + 1];
+	int64_t last_tell_user;		/* as last_opponent_user and _conn */
+	uint64_t last_tell_conn;
 	char last_opponent[SESSION_NAME_MAX + 1];
 	int64_t last_opponent_user;	/* their account, or 0 for a guest ... */
 	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
@@ -102,7 +107,6 @@ struct session {
 	struct roster_node *places[AUDIENCE_NB];
 	struct channel_place *channel_places;	/* one per channel joined */
 	int channel_place_cap;
-	struct game *game;		/* being played */
 	struct examine *examining;	/* the board examined, or NULL */
 	struct match_terms last_terms;
 	struct game **observed;		/* allocated on the first observe */
@@ -524,17 +528,27 @@ void session_set_following(struct session *s, struct session *who)
 	}
 }
 
-struct session *session_last_opponent_online(struct session *s)
+/* The session online under name if it is the identity kept (an account, or a guest's conn). */
+static struct session *same_identity(struct server *srv, const char *name, int64_t user_id,
+    uint64_t conn)
 {
-	struct session *o = server_find_session(s->srv, s->last_opponent);
+	struct session *o = *name ? server_find_session(srv, name) : NULL;
 
-	if (!o || !*s->last_opponent)
-		return NULL;
 	/* The name alone could now be someone else's (a guest name given again). */
-	if (s->last_opponent_user ? o->user_id != s->last_opponent_user :
-	    conn_id(o->conn) != s->last_opponent_conn)
+	if (!o || (user_id ? o->user_id != user_id : conn_id(o->conn) != conn))
 		return NULL;
 	return o;
+}
+
+struct session *session_last_opponent_online(struct session *s)
+{
+	return same_identity(s->srv, s->last_opponent, s->last_opponent_user,
+	    s->last_opponent_conn);
+}
+
+struct session *session_last_tell_online(struct session *s)
+{
+	return same_identity(s->srv, s->last_tell, s->last_tell_user, s->last_tell_conn);
 }
 
 bool session_observing(const struct session *s, const struct game *g)
@@ -595,6 +609,8 @@ int session_var(const struct session *s, enum var_id id) { return var_num(&s->va
 const char *session_last_tell(const struct session *s) { return s->last_tell; }
 int session_channel_count(const struct session *s) { return s->channel_count; }
 
+int64_t session_active_ms(const struct session *s) { return s->active_ms; }
+
 int64_t session_idle_ms(const struct session *s)
 {
 	return server_now_ms(s->srv) - s->active_ms;
@@ -647,9 +663,11 @@ void session_set_rating_text(struct session *s, enum clock_category c, const cha
 	snprintf(s->ratings[c], sizeof s->ratings[c], "%s", text);
 }
 
-void session_set_last_tell(struct session *s, const char *name)
+void session_set_last_tell(struct session *s, const struct session *to)
 {
-	snprintf(s->last_tell, sizeof s->last_tell, "%s", name);
+	snprintf(s->last_tell, sizeof s->last_tell, "%s", to->name);
+	s->last_tell_user = to->user_id;
+	s->last_tell_conn = to->user_id ? 0 : conn_id(to->conn);
 }
 
 /*
@@ -946,7 +964,10 @@ static void login_complete(struct session *s)
 			login_refuse(s, "Sorry, %s is already logged in.  Try another name.", s->name);
 			return;
 		}
-		session_notify(old, "**** You have logged in from another connection; closing this one. ****");
+		/* lasker's texts: pychess reads the old session's line as a logout, not a lost link. */
+		conn_printf(s->conn, "\n **** %s is already logged in - kicking them out. ****\n",
+		    s->name);
+		session_notify(old, "**** %s has arrived - you can't both be logged in. ****", s->name);
 		conn_close(session_conn(old), "replaced by a new login");
 	}
 	if (server_register_session(s->srv, s) < 0) {

@@ -125,6 +125,8 @@ struct conn *session_conn(const struct session *s);
 struct server *session_server(const struct session *s);
 int64_t session_login_ms(const struct session *s);
 int64_t session_idle_ms(const struct session *s);
+/* When it last sent a command (server_now_ms() time). */
+int64_t session_active_ms(const struct session *s);
 
 struct var_values *session_vars(struct session *s);
 int session_var(const struct session *s, enum var_id id);
@@ -138,9 +140,11 @@ bool session_in_channel(const struct session *s, int channel);
 int session_set_channel(struct session *s, int channel, bool member);
 int session_channel_count(const struct session *s);
 
-/* The last user this session told, for "tell ." */
+/* The last user this session told, for "tell .": the name as shown, and
+ * that same account or guest session if it is online (else NULL). */
 const char *session_last_tell(const struct session *s);
-void session_set_last_tell(struct session *s, const char *name);
+struct session *session_last_tell_online(struct session *s);
+void session_set_last_tell(struct session *s, const struct session *to);
 
 /* Aliases: the value for name, or NULL; set NULL to remove (committed for
  * registered users).  -1 when full, -2 when the database refuses it. */

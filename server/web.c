@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -264,24 +265,167 @@ static void route(struct evhttp_request *req, void *arg)
  * holds a reference on its bufferevent and a sweep, four times a second,
  * ends what is overdue and lets go of what evhttp freed (a freed
  * bufferevent has no callbacks left).
+ *
+ * A watch also counts the head evhttp reads, as its bytes arrive and
+ * before evhttp parses them: evhttp 2.1 answers a head past its size limit
+ * with its own HTML page and lets nobody change it, so a head past the
+ * limit is answered here first (see head_refuse).
  */
+enum head_state {
+	HEAD_AWAITED,		/* the next byte evhttp reads begins a head */
+	HEAD_COUNTING,
+	HEAD_PAST,		/* nothing to count until the next reply goes out */
+	HEAD_REFUSED,		/* answered here: the connection is the watch's */
+};
+
 struct watch {
+	struct web *w;
 	struct bufferevent *bev;
 	struct evbuffer_cb_entry *in, *out;
 	struct timeval started;
 	bool armed;
+	enum head_state head;
+	size_t head_bytes;		/* line ends included */
+	size_t line_bytes;		/* of the head's current line, its end not included */
+	size_t request_line_bytes;
+	bool in_request_line;
+	bufferevent_event_cb http_fail;	/* evhttp's, once the connection is the watch's */
+	void *http_arg;
 	struct watch *next;
 };
+
+/* The longest head evhttp reads, and a watch lets through. */
+static size_t head_cap(const struct limits *lim)
+{
+	return (size_t)lim->http_request_line_bytes + (size_t)lim->http_header_bytes;
+}
+
+/* Counts bytes of the head; true once it is past cap.  A blank line ends it. */
+static bool head_count(struct watch *wt, const char *p, size_t n, size_t cap)
+{
+	for (size_t i = 0; i < n && wt->head != HEAD_PAST; i++) {
+		if (wt->head == HEAD_AWAITED) {
+			wt->head = HEAD_COUNTING;
+			wt->head_bytes = wt->line_bytes = wt->request_line_bytes = 0;
+			wt->in_request_line = true;
+		}
+		if (++wt->head_bytes > cap)
+			return true;
+		if (p[i] == '\n') {
+			if (!wt->line_bytes)
+				wt->head = HEAD_PAST;
+			wt->line_bytes = 0;
+			wt->in_request_line = false;
+		} else if (p[i] != '\r') {
+			wt->line_bytes++;
+			wt->request_line_bytes += wt->in_request_line;
+		}
+	}
+	return false;
+}
+
+/* Counts the last n bytes of buf (those just read); true once the head is too long. */
+static bool head_overflows(struct watch *wt, struct evbuffer *buf, size_t n)
+{
+	size_t cap = head_cap(&server_config(wt->w->srv)->limits);
+	struct evbuffer_ptr at;
+	char chunk[512];
+
+	if (evbuffer_ptr_set(buf, &at, evbuffer_get_length(buf) - n, EVBUFFER_PTR_SET) < 0)
+		return false;
+	while (n && wt->head != HEAD_PAST) {
+		ev_ssize_t got = evbuffer_copyout_from(buf, &at, chunk,
+		    n < sizeof chunk ? n : sizeof chunk);
+		if (got <= 0)
+			return false;
+		if (head_count(wt, chunk, (size_t)got, cap))
+			return true;
+		evbuffer_ptr_set(buf, &at, (size_t)got, EVBUFFER_PTR_ADD);
+		n -= (size_t)got;
+	}
+	return false;
+}
+
+/* Gives a refused connection back to evhttp to free, as its read timeout would. */
+static void refused_close(struct watch *wt)
+{
+	bufferevent_event_cb fail = wt->http_fail;
+
+	wt->http_fail = NULL;
+	if (fail)
+		fail(wt->bev, BEV_EVENT_READING | BEV_EVENT_TIMEOUT, wt->http_arg);
+}
+
+static void refused_event(struct bufferevent *bev, short what, void *arg)
+{
+	(void)bev;
+	(void)what;
+	refused_close(arg);
+}
+
+/*
+ * The refusal is all out.  On plain TCP the server's side is shut and what
+ * the client still sends is read and dropped until it closes (or the
+ * request's deadline), so that closing with its bytes unread cannot reset
+ * the connection under the reply; over TLS it closes now, as evhttp would.
+ */
+static void refused_sent(struct bufferevent *bev, void *arg)
+{
+	struct watch *wt = arg;
+
+	bufferevent_disable(bev, EV_WRITE);
+	if (bufferevent_openssl_get_ssl(bev) || shutdown(bufferevent_getfd(bev), SHUT_WR) < 0)
+		refused_close(wt);
+}
+
+/*
+ * Answers a head past the limit, in place of evhttp (which has not read
+ * this far yet): what came is dropped, evhttp's callbacks are taken from
+ * the connection until it is closed, and the reply is JSON as every other
+ * web error is: 414 when the request line alone is too long, else 431.
+ */
+static void head_refuse(struct watch *wt, struct evbuffer *in)
+{
+	const struct limits *lim = &server_config(wt->w->srv)->limits;
+	bool line = wt->request_line_bytes > (size_t)lim->http_request_line_bytes;
+	const char *why = line ? "request line too long" : "request headers too large";
+	char body[64];
+
+	wt->head = HEAD_REFUSED;
+	wt->w->requests++;
+	bufferevent_getcb(wt->bev, NULL, NULL, &wt->http_fail, &wt->http_arg);
+	bufferevent_setcb(wt->bev, NULL, refused_sent, refused_event, wt);
+	evbuffer_drain(in, evbuffer_get_length(in));
+	int n = snprintf(body, sizeof body, "{\"error\":\"%s\"}\n", why);
+	evbuffer_add_printf(bufferevent_get_output(wt->bev),
+	    "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+	    "Connection: close\r\n\r\n%s", line ? 414 : 431,
+	    line ? "Request-URI Too Large" : "Request Header Fields Too Large", n, body);
+	bufferevent_enable(wt->bev, EV_READ | EV_WRITE);
+}
 
 static void watch_read(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
 {
 	struct watch *wt = arg;
+	bufferevent_data_cb reading;
 
-	(void)buf;
-	if (info->n_added && !wt->armed) {
+	if (!info->n_added)
+		return;
+	if (wt->head == HEAD_REFUSED) {
+		evbuffer_drain(buf, evbuffer_get_length(buf));
+		return;
+	}
+	if (!wt->armed) {
 		wt->armed = true;
 		event_base_gettimeofday_cached(bufferevent_get_base(wt->bev), &wt->started);
 	}
+	/* evhttp reads a request only while its read callback is set; bytes
+	 * that come while it writes (a reply, a stream) are not counted. */
+	bufferevent_getcb(wt->bev, &reading, NULL, NULL, NULL);
+	if (!reading)
+		wt->head = HEAD_PAST;
+	else if (wt->head != HEAD_PAST && head_overflows(wt, buf, info->n_added))
+		head_refuse(wt, buf);
 }
 
 static void watch_sent(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
@@ -289,8 +433,11 @@ static void watch_sent(struct evbuffer *buf, const struct evbuffer_cb_info *info
 	struct watch *wt = arg;
 
 	(void)buf;
-	if (info->n_added)
+	/* A refusal going out stays armed: its deadline ends a client that will not read. */
+	if (info->n_added && wt->head != HEAD_REFUSED) {
 		wt->armed = false;
+		wt->head = HEAD_AWAITED;
+	}
 }
 
 /* The one teardown of a watch. */
@@ -353,6 +500,7 @@ static struct bufferevent *watch_new(struct web *w, struct bufferevent *bev)
 			bufferevent_free(bev);
 		return NULL;
 	}
+	wt->w = w;
 	wt->bev = bev;
 	bufferevent_incref(bev);
 	if (!(wt->in = evbuffer_add_cb(bufferevent_get_input(bev), watch_read, wt)) ||
@@ -394,8 +542,9 @@ static struct evhttp *listen_http(struct web *w, int port, bool secure, char *er
 		snprintf(err, errlen, "cannot set up HTTP");
 		return NULL;
 	}
-	/* Past both limits the head is not even read; below, route() answers 414 or 431. */
-	evhttp_set_max_headers_size(h, lim->http_request_line_bytes + lim->http_header_bytes);
+	/* Past both limits the head is not even read (a watch answers it); below,
+	 * route() answers 414 or 431. */
+	evhttp_set_max_headers_size(h, (ev_ssize_t)head_cap(lim));
 	evhttp_set_max_body_size(h, 0);
 	/* Every method evhttp knows reaches route(), which answers all but GET and
 	 * HEAD with a 405 that says what is allowed (evhttp's own is a bare 501). */

@@ -16,6 +16,7 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
+#include "account.h"
 #include "archive.h"
 #include "clock.h"
 #include "config.h"
@@ -376,7 +377,8 @@ void web_api_user_games(struct server *srv, struct web_stream *st, struct evhttp
 		return;
 	}
 	/* Newest first; filters look at at most web_games_per_request stored games. */
-	if (db_games_of(server_db(srv), name, GAME_FINISHED, cap, filter_game, &f) < 0) {
+	if (db_games_of(server_db(srv), name, account_id_of(srv, name), GAME_FINISHED, cap,
+	    filter_game, &f) < 0) {
 		evbuffer_free(f.out);
 		web_reply_error(req, 500, "the games could not be read");
 		return;

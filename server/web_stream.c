@@ -7,7 +7,9 @@
  * by reference (evbuffer_add_reference) behind what waits; the event is
  * freed when the last connection has sent it.  Events wait for the commit
  * of the pass that made them to be durable, and for public_delay_s, before
- * any viewer sees them.
+ * any viewer sees them.  A move's event is encoded only when someone is
+ * sent it: most games have no web viewer, and every move of every game
+ * passes here.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -44,6 +46,8 @@
 #define STREAM_TOURNEY_DIRTY 64
 /* Events a viewer is sent in one write; more due at once take more writes. */
 #define STREAM_BATCH 16
+/* Buckets of the channels' table by game id, at first; it doubles when full. */
+#define STREAM_ID_BUCKETS_MIN 256
 
 /*
  * One form of an event, framed as an HTTP/1.1 chunk ("<hex length>\r\n",
@@ -61,6 +65,7 @@ struct web_event {
 	int id;			/* the plies the game has after it */
 	bool final;		/* the game's end */
 	bool takeback;		/* a takeback: the plies above id are new ones after it */
+	bool encoded;		/* the frames are made; a move's wait until it is sent */
 	uint64_t seq;		/* the commit it waits for; 0 until its pass ends */
 	int64_t due_ms;		/* not shown before (public_delay_s) */
 	struct frame nd, sse, tv;	/* ndjson line, SSE event, TV feed line (moves only) */
@@ -89,6 +94,7 @@ struct viewer;
 struct channel {
 	struct web_stream *st;
 	struct channel *next, **prevp;
+	struct channel *id_next;	/* the next in its bucket of the table by id */
 	int number;
 	int64_t id;
 	int64_t tourney_id;		/* its delay may be the tournament's */
@@ -135,7 +141,8 @@ struct web_stream {
 	struct server *srv;
 	struct channel *channels;
 	struct channel *pending;	/* the channels with events to publish: a pass visits only these */
-	void *by_id;			/* tsearch tree of the channels, by stored game id */
+	struct channel **by_id;		/* the channels by stored game id: buckets of chains */
+	size_t by_id_cap, by_id_count;
 	struct viewer *tv;		/* TV viewers */
 	struct viewer *tourney;		/* tournament viewers */
 	/* Tournaments whose games started or ended this pass; then their updates,
@@ -216,11 +223,13 @@ static void event_sent(const void *data, size_t len, void *extra)
 	event_unref(extra);
 }
 
-/* Encodes obj (taken) once per form; tv_type names the TV feed's line, or NULL. */
-static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
+/*
+ * Encodes obj (taken) into ev's frames, once per form; tv_type names the TV
+ * feed's line, or NULL.  -1 (nothing made) when out of memory.
+ */
+static int event_encode(struct web_stream *st, struct web_event *ev, json_t *obj,
     const char *tv_type)
 {
-	struct web_event *ev = calloc(1, sizeof *ev);
 	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
 	char *tv = NULL, *payload;
 	int len;
@@ -231,15 +240,13 @@ static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
 		json_decref(wrap);
 	}
 	json_decref(obj);
-	if (ev)
-		ev->refs = 1;
-	bool ok = ev && text && (!tv_type || tv);
+	bool ok = text && (!tv_type || tv);
 	if (ok) {
 		len = asprintf(&payload, "%s\n", text);
 		ok = frame_make(&ev->nd, len < 0 ? NULL : payload, len) == 0;
 	}
 	if (ok) {
-		len = asprintf(&payload, "id: %d\ndata: %s\n\n", id, text);
+		len = asprintf(&payload, "id: %d\ndata: %s\n\n", ev->id, text);
 		ok = frame_make(&ev->sse, len < 0 ? NULL : payload, len) == 0;
 	}
 	if (ok && tv) {
@@ -249,11 +256,41 @@ static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
 	free(text);
 	free(tv);
 	if (!ok) {
+		free(ev->nd.bytes);
+		free(ev->sse.bytes);
+		free(ev->tv.bytes);
+		ev->nd = ev->sse = ev->tv = (struct frame){ NULL, 0, 0 };
+		return -1;
+	}
+	ev->encoded = true;
+	st->events_made++;
+	return 0;
+}
+
+/* An event of id (plies after it), its frames not made yet. */
+static struct web_event *event_blank(int id)
+{
+	struct web_event *ev = calloc(1, sizeof *ev);
+
+	if (ev) {
+		ev->refs = 1;
+		ev->id = id;
+	}
+	return ev;
+}
+
+/* An event made now from obj (taken); NULL when out of memory. */
+static struct web_event *event_make(struct web_stream *st, json_t *obj, int id,
+    const char *tv_type)
+{
+	struct web_event *ev = event_blank(id);
+
+	if (!ev || event_encode(st, ev, obj, tv_type) < 0) {
+		if (!ev)
+			json_decref(obj);
 		event_unref(ev);
 		return NULL;
 	}
-	ev->id = id;
-	st->events_made++;
 	return ev;
 }
 
@@ -330,6 +367,20 @@ static json_t *move_json(const struct channel *ch, int ply)
 	return json_pack("{s:s,s:s,s:I,s:I,s:s}", "fen", p->fen, "lm", p->uci,
 	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000),
 	    "san", p->san);
+}
+
+/* Makes a move's frames if they are not made yet: false when out of memory. */
+static bool event_ready(struct channel *ch, struct web_event *ev)
+{
+	return ev->encoded || event_encode(ch->st, ev, move_json(ch, ev->id), "fen") == 0;
+}
+
+/* Before a takeback rewrites the plies, the moves' events are made from them. */
+static void channel_encode_all(struct channel *ch)
+{
+	for (int i = 0; i < ch->event_count; i++)
+		if (!event_ready(ch, ch->events[i]))
+			log_error("web: out of memory; a move of game %d is not streamed", ch->number);
 }
 
 /* The game as the web may show it: the /api/games object, plus the moves. */
@@ -525,20 +576,63 @@ static bool viewer_write_json(struct viewer *v, json_t *obj, int id)
 
 /* --- channels --- */
 
-static int id_cmp(const void *a, const void *b)
+/* Every move looks its channel up: by a table, not a walk of every live game. */
+static struct channel **id_bucket(struct web_stream *st, int64_t id)
 {
-	int64_t x = ((const struct channel *)a)->id, y = ((const struct channel *)b)->id;
+	uint64_t h = (uint64_t)id * UINT64_C(0x9e3779b97f4a7c15);
 
-	return (x > y) - (x < y);
+	return &st->by_id[(h >> 32) & (st->by_id_cap - 1)];
 }
 
-/* Every move looks its channel up: by a tree, not a walk of every live game. */
 static struct channel *channel_of_game(struct web_stream *st, int64_t id)
 {
-	struct channel probe = { .id = id };
-	void *found = tfind(&probe, &st->by_id, id_cmp);
+	if (!st->by_id_cap)
+		return NULL;
+	for (struct channel *ch = *id_bucket(st, id); ch; ch = ch->id_next)
+		if (ch->id == id)
+			return ch;
+	return NULL;
+}
 
-	return found ? *(struct channel **)found : NULL;
+/* Files ch under its game id (new, or a resumption's); -1 when out of memory. */
+static int id_insert(struct web_stream *st, struct channel *ch)
+{
+	if (st->by_id_count >= st->by_id_cap) {
+		size_t cap = st->by_id_cap ? st->by_id_cap * 2 : STREAM_ID_BUCKETS_MIN;
+		struct channel **old = st->by_id, **grown = calloc(cap, sizeof *grown);
+		size_t old_cap = st->by_id_cap;
+		if (!grown)
+			return -1;
+		st->by_id = grown;
+		st->by_id_cap = cap;
+		for (size_t i = 0; i < old_cap; i++)
+			for (struct channel *c = old[i], *next; c; c = next) {
+				next = c->id_next;
+				struct channel **b = id_bucket(st, c->id);
+				c->id_next = *b;
+				*b = c;
+			}
+		free(old);
+	}
+	struct channel **b = id_bucket(st, ch->id);
+	ch->id_next = *b;
+	*b = ch;
+	st->by_id_count++;
+	return 0;
+}
+
+/* Takes ch out of the table if it is there (a resumed game's old channel is not). */
+static void id_remove(struct web_stream *st, struct channel *ch)
+{
+	if (!st->by_id_cap)
+		return;
+	for (struct channel **p = id_bucket(st, ch->id); *p; p = &(*p)->id_next)
+		if (*p == ch) {
+			*p = ch->id_next;
+			ch->id_next = NULL;
+			st->by_id_count--;
+			return;
+		}
 }
 
 /* The channel a web client means by a game number: the game not yet shown ended. */
@@ -587,8 +681,7 @@ static void channel_free(struct channel *ch)
 			ch->next->prevp = ch->prevp;
 	}
 	pending_unlink(ch);
-	if (channel_of_game(st, ch->id) == ch)
-		tdelete(ch, &st->by_id, id_cmp);
+	id_remove(st, ch);
 	for (int i = 0; i < ch->event_count; i++)
 		event_unref(ch->events[i]);
 	free(ch->events);
@@ -675,7 +768,7 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 		ch->next->prevp = &ch->next;
 	ch->prevp = &st->channels;
 	st->channels = ch;
-	if (!tsearch(ch, &st->by_id, id_cmp)) {
+	if (id_insert(st, ch) < 0) {
 		channel_free(ch);
 		return NULL;
 	}
@@ -713,7 +806,7 @@ static void channel_resumed(struct web_stream *st, struct channel *old, struct g
 {
 	int held = shown_plies(old);
 
-	tdelete(old, &st->by_id, id_cmp);
+	id_remove(st, old);
 	struct channel *ch = channel_new(st, g);
 	if (!ch)
 		return;
@@ -741,21 +834,28 @@ static void tourney_touched(struct web_stream *st, int64_t id)
  */
 static void channel_publish(struct channel *ch, int from, int to)
 {
+	struct web_event *ready[STREAM_BATCH];
 	struct part p[STREAM_BATCH];
-	int n = 0;
+	bool tv = ch == ch->st->featured && ch->st->tv;
+	int count = 0, n = 0;
 
 	ch->shown = ch->events[to - 1]->id;
-	for (struct viewer *v = ch->viewers, *next; v; v = next) {
-		next = v->next;
-		for (int i = from; i < to; i++)
-			p[i - from] = viewer_part(v, ch->events[i]);
-		viewer_send(v, p, to - from);
-	}
-	if (ch != ch->st->featured || !ch->st->tv)
+	if (!ch->viewers && !tv)
 		return;
 	for (int i = from; i < to; i++)
-		if (ch->events[i]->tv.bytes)
-			p[n++] = (struct part){ &ch->events[i]->tv, ch->events[i] };
+		if (event_ready(ch, ch->events[i]))
+			ready[count++] = ch->events[i];
+	for (struct viewer *v = ch->viewers, *next; v; v = next) {
+		next = v->next;
+		for (int i = 0; i < count; i++)
+			p[i] = viewer_part(v, ready[i]);
+		viewer_send(v, p, count);
+	}
+	if (!tv)
+		return;
+	for (int i = 0; i < count; i++)
+		if (ready[i]->tv.bytes)
+			p[n++] = (struct part){ &ready[i]->tv, ready[i] };
 	for (struct viewer *v = ch->st->tv, *next; v; v = next) {
 		next = v->next;
 		viewer_send(v, p, n);
@@ -858,9 +958,10 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 		record_ply(ch, g, n, uci);
 		ch->known = n;
 		st->moves++;
-		channel_push(ch, event_make(st, move_json(ch, n), n, "fen"));
+		channel_push(ch, event_blank(n));
 	} else if (n < ch->known) {
 		/* A takeback: the position it left, as a fresh description. */
+		channel_encode_all(ch);
 		ch->known = n;
 		char last[MOVE_TEXT_MAX];
 		snprintf(last, sizeof last, "%s", ch->plies[n].uci);
@@ -1094,7 +1195,8 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	if (after >= 0) {
 		for (int i = 0; i < ch->published; i++) {
 			struct web_event *ev = ch->events[i];
-			if ((ev->id > after || ev->final) && !viewer_write(v, sse ? &ev->sse : &ev->nd, ev))
+			if ((ev->id > after || ev->final) && event_ready(ch, ev) &&
+			    !viewer_write(v, sse ? &ev->sse : &ev->nd, ev))
 				return;
 		}
 	} else if (!viewer_write_json(v, describe(ch, true), shown_plies(ch))) {
@@ -1319,6 +1421,7 @@ void web_stream_free(struct web_stream *st)
 		channel_free(ch);
 	}
 	tdestroy(st->addrs, free);
+	free(st->by_id);
 	if (st->heartbeat)
 		event_free(st->heartbeat);
 	if (st->delay_timer)

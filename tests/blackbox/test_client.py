@@ -201,10 +201,10 @@ class TestScriptAndEngine(ClientTestCase):
         while True:
             r = self.run_script(srv, "sought\n", "--user", "alice", "--password-file", alice_pw)
             # The sought listing itself, not a <s> line announcing the seek meanwhile.
-            if re.search(r"\d+ +\S+ +Fish +1 0 ", r.stdout) or time.monotonic() > deadline:
+            if re.search(r"\d+ +\S+ +Fish +1 +0 ", r.stdout) or time.monotonic() > deadline:
                 break
             time.sleep(0.3)
-        self.assertRegex(r.stdout, r"\d+ +\S+ +Fish +1 0 ", r.stdout)
+        self.assertRegex(r.stdout, r"\d+ +\S+ +Fish +1 +0 ", r.stdout)
         # alice plays two quiet moves as White, answered by the engine, then resigns.
         my_move = "#wait alice Fish 1 1 0\n"
         r = self.run_script(srv, "match Fish 1 0 white\n#wait Creating:\n" + my_move +

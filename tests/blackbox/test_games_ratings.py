@@ -46,7 +46,7 @@ class RatingsTest(GamesTestCase):
                       self.cmd(a, "match %s 3 0 rated" % g.name))
         out = self.cmd(a, "seek 3 0 rated")
         idx = int(re.search(rb"posted with index (\d+)", out).group(1))
-        self.assertIn(b"Unregistered players cannot play rated games.", self.cmd(g, "play %d" % idx))
+        self.assertIn(b"ERROR: Unregistred users cannot play rated games.", self.cmd(g, "play %d" % idx))
         # An unrated game between them is fine and shows (++++) for the guest.
         self.cmd(a, "unseek")
         n, got = self.start_match(a, g, "3 0 unrated")

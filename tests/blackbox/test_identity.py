@@ -205,7 +205,7 @@ class AccountNameTest(IdentityCase):
         srv.start()
         a = self.user_player(srv, "judy", "judypw11")
         a2 = self.user_player(srv, "judy", "judypw11")
-        a.expect(b"**** You have logged in from another connection; closing this one. ****", GT)
+        a.expect(b"**** judy has arrived - you can't both be logged in. ****", GT)
         a.expect_closed(GT)
         self.assertIn(b"judy", self.cmd(a2, "finger"))
 

@@ -80,8 +80,9 @@ class Notify(ChessdTestCase):
         self.assertEqual(h.command("tell alice hello"), b"(told alice)\n\rfics% ")
         a.expect(b"tells you: hello")
         a.expect_prompt()
+        # and the departed guest is on nobody's list any more
         self.assertEqual(a.command("-censor " + name),
-                         b"[%s] removed from your censor list.\n\rfics%% " % name.encode())
+                         b"[%s] is not in your censor list.\n\rfics%% " % name.encode())
 
     def test_gnotify(self):
         c = self.login("carol")

@@ -224,7 +224,7 @@ class NamedLogin(ChessdTestCase):
         second = self.connect(srv)
         second.login("alice", "secret1")
         out = first.expect_closed()
-        self.assertIn(b"**** You have logged in from another connection; closing this one. ****", out)
+        self.assertIn(b"**** alice has arrived - you can't both be logged in. ****", out)
         who = second.command("who")
         self.assertEqual(who.count(b"alice"), 1, who)
         self.assertIn(b"1 players displayed (of 1).", who)

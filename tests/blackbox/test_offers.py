@@ -25,12 +25,12 @@ class OfferTest(GamesTestCase):
         self.assertNotIn(b"Issuing", out)
         self.assertNotIn(b"Challenge", d.read_for(0.3))
         # A new offer to the same player replaces the old one: no cap in the way.
-        self.assertIn(b"Issuing: ", self.cmd(a, "match %s 3 0" % b.name))
+        self.assertIn(b"Updating match request to: ", self.cmd(a, "match %s 3 0" % b.name))
         # Others may still challenge a; a withdrawal makes room again.
         self.issue(d, a)
         self.assertIn(b"You withdraw the match offer to %s." % c.name.encode(),
                       self.cmd(a, "withdraw %s" % c.name))
-        self.issue(a, d)
+        self.issue(a, d, "3 0")     # other terms than d's offer: it declines that one
         out = self.cmd(a, "pending")
         self.assertIn(b"You are offering %s a challenge" % b.name.encode(), out)
         self.assertIn(b"You are offering %s a challenge" % d.name.encode(), out)
@@ -53,7 +53,8 @@ class OfferTest(GamesTestCase):
         self.issue(b, a)
         self.issue(c, a)
         self.issue(d, a)
-        self.assertIn(b"You have more than one pending offer; say which one to accept.",
+        self.assertIn(b"You have more than one offer to accept.\n\r"
+                      b'Use "pending" to see them and "accept n" to choose which one.',
                       self.cmd(a, "accept"))
         out = self.cmd(a, "pending")
         numbers = dict((m.group(2).decode(), m.group(1).decode()) for m in re.finditer(
@@ -63,15 +64,16 @@ class OfferTest(GamesTestCase):
         self.assertIn(b"You decline the match offer from %s." % c.name.encode(),
                       self.cmd(a, "decline %s" % numbers[c.name]))
         self.expect_line(c, re.escape("%s declines the match offer." % a.name))
-        self.assertIn(b"You have no offers to withdraw.",
+        self.assertIn(b'Out of range. Use "pending" to see the list of offers.',
                       self.cmd(b, "withdraw %s" % numbers[d.name]))
-        self.assertIn(b"You have no offers to decline.", self.cmd(a, "decline 99999"))
-        self.assertIn(b"You have no offers to decline.", self.cmd(a, "decline Nobody"))
+        self.assertIn(b'Out of range. Use "pending" to see the list of offers.',
+                      self.cmd(a, "decline 99999"))
+        self.assertIn(b'No user named "Nobody" is logged in.', self.cmd(a, "decline Nobody"))
         # By name, then the only one left needs no name.
         self.assertIn(b"You decline the match offer from %s." % b.name.encode(),
                       self.cmd(a, "decline %s" % b.name.lower()))
         a.send_line("accept")
-        self.expect_line(d, re.escape("%s accepts the match offer." % a.name))
+        self.expect_line(d, re.escape("%s accepts your challenge." % a.name))
         d.expect(b"Creating: ", GT)
 
     def test_logout_withdraws_offers_both_ways(self):
@@ -81,12 +83,10 @@ class OfferTest(GamesTestCase):
         self.issue(c, a)
         a.send_line("quit")
         a.expect_closed(GT)
-        self.expect_line(b, re.escape("%s, who was challenging you, has left; the offer is "
-                                      "withdrawn." % a.name))
-        self.expect_line(c, re.escape("%s, who was challenged by you, has left; the offer is "
-                                      "withdrawn." % a.name))
-        self.assertIn(b"There are no offers pending from other players.", self.cmd(b, "pending"))
-        self.assertIn(b"There are no offers pending to other players.", self.cmd(c, "pending"))
+        self.expect_line(b, re.escape("%s withdraws the match offer." % a.name))
+        self.expect_line(c, re.escape("%s declines the match offer." % a.name))
+        self.assertIn(b"There are no offers pending FROM other players.", self.cmd(b, "pending"))
+        self.assertIn(b"There are no offers pending TO other players.", self.cmd(c, "pending"))
         # Nothing of a's is left behind: the same players can start afresh.
         self.issue(b, c)
 
@@ -123,7 +123,7 @@ class OfferTest(GamesTestCase):
         self.play_and_resign(a, b)
         self.cmd(b, "set open 0")
         out = self.cmd(a, "rematch")
-        self.assertIn(b"%s is not open to match requests." % b.name.encode(), out)
+        self.assertIn(b'Player "%s" is not open to match requests.' % b.name.encode(), out)
         self.assertNotIn(b"Issuing", out)
         self.assertNotIn(b"Challenge", b.read_for(0.3))
         self.cmd(b, "set open 1")

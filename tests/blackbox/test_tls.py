@@ -213,7 +213,7 @@ class Tls(ChessdTestCase):
         a = self.connect(srv, tls=True)
         a.login("alice", "secret1")
         self.user(srv, "alice", "secret1", tls=True)
-        self.assertIn(b"logged in from another connection", a.expect_closed())
+        self.assertIn(b"you can't both be logged in", a.expect_closed())
         self.assertEqual(a.close_kind, "close_notify")
         srv.stop()
         # login timeout (a server of its own: the deadline is short)

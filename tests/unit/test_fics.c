@@ -177,6 +177,92 @@ static void games_lines(void **state)
 	fixture_free(&f);
 }
 
+/* lasker's printf format for a `games` line, the reference the formatter must match. */
+static void games_line_reference(const struct fics_game_view *v, char *buf, size_t len)
+{
+	const struct board *b = v->setup_board ? v->setup_board : position_board(v->pos);
+	long long min = 0, inc = 0, wc = v->clock_ms[WHITE] > 0 ? v->clock_ms[WHITE] / 1000 : 0,
+	    bc = v->clock_ms[BLACK] > 0 ? v->clock_ms[BLACK] / 1000 : 0;
+	char wt[32], bt[32];
+
+	fics_time_numbers(v->tc, &min, &inc);
+	if (wc >= 3600)
+		snprintf(wt, sizeof wt, "%lld:%02lld:%02lld", wc / 3600, wc / 60 % 60, wc % 60);
+	else
+		snprintf(wt, sizeof wt, "%lld:%02lld", wc / 60, wc % 60);
+	if (bc >= 3600)
+		snprintf(bt, sizeof bt, "%lld:%02lld:%02lld", bc / 3600, bc / 60 % 60, bc % 60);
+	else
+		snprintf(bt, sizeof bt, "%lld:%02lld", bc / 60, bc % 60);
+	if (v->examined)
+		snprintf(buf, len, "%3d (%s %4s %-11.11s %4s %-10.10s) [%c%c%c%3lld %3lld] %c: %2d",
+		    v->number, v->examined, v->ratings[WHITE], v->names[WHITE], v->ratings[BLACK],
+		    v->names[BLACK], v->private_game ? 'p' : ' ',
+		    clock_category_letter(clock_category(v->tc)), v->rated ? 'r' : 'u', min, inc,
+		    b->side == WHITE ? 'W' : 'B', b->fullmove_number);
+	else
+		snprintf(buf, len, "%3d %4s %-11.11s %4s %-10.10s [%c%c%c%3lld %3lld] %6s -%6s "
+		    "(%2d-%2d) %c: %2d", v->number, v->ratings[WHITE], v->names[WHITE],
+		    v->ratings[BLACK], v->names[BLACK], v->private_game ? 'p' : ' ',
+		    clock_category_letter(clock_category(v->tc)), v->rated ? 'r' : 'u', min, inc, wt,
+		    bt, fics_material(b, WHITE), fics_material(b, BLACK), b->side == WHITE ? 'W' : 'B',
+		    b->fullmove_number);
+}
+
+/* Every field at its edges: widths filled, overflowed and cut, clocks from 0 to 100 hours. */
+static void games_lines_as_printf(void **state)
+{
+	static const struct {
+		const char *control, *white, *black, *wr, *br, *examined;
+		int number;
+		bool rated, private_game;
+		int64_t wc_ms, bc_ms;
+	} cases[] = {
+		{ "5+0", "alice", "bob", "1500", "1612", NULL, 7, true, false, 298000, 300000 },
+		{ "1+0", "Abcdefghijklmnopq", "Abcdefghijklmnopq", "1517P", "++++", NULL, 1, false,
+		    true, 59999, 999 },
+		{ "90+30", "Abcdefghijk", "Abcdefghij", "987", "----", NULL, 2000, true, true,
+		    5400000, 3599999 },
+		{ "3+12", "a", "b", "++++", "2345P", NULL, 12, false, false, -1500, 0 },
+		{ "-", "GuestABCD", "GuestWXYZ", "++++", "++++", NULL, 123, false, false, 0, 0 },
+		{ "120+60", "x", "y", "99", "1", NULL, 99999, true, false, 360000000, 36000000 },
+		{ "0+0", "x", "y", "", "12345678", NULL, 5, true, false, 150000, 1000 },
+		{ "5+0", "Abcdefghijklmnopq", "bob", "1600", "1450P", "Exam.", 3, false, false, 0, 0 },
+		{ "-", "GuestABCD", "GuestABCD", "++++", "++++", "Setup", 100, false, true, 0, 0 },
+	};
+	static const char *const moves[] = { "e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5" };
+	static const int64_t times[] = { 0, 0, 0, 0, 0, 0 };
+	char want[FICS_LINE_MAX], got[FICS_LINE_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		for (int plies = 0; plies <= 6; plies += 3) {
+			struct fixture f;
+			fixture_make(&f, cases[i].control, moves, times, plies);
+			f.v.number = cases[i].number;
+			f.v.names[WHITE] = cases[i].white;
+			f.v.names[BLACK] = cases[i].black;
+			f.v.ratings[WHITE] = cases[i].wr;
+			f.v.ratings[BLACK] = cases[i].br;
+			f.v.examined = cases[i].examined;
+			f.v.rated = cases[i].rated;
+			f.v.private_game = cases[i].private_game;
+			f.v.clock_ms[WHITE] = cases[i].wc_ms;
+			f.v.clock_ms[BLACK] = cases[i].bc_ms;
+			games_line_reference(&f.v, want, sizeof want);
+			size_t n = fics_games_line(&f.v, got, sizeof got);
+			assert_string_equal(got, want);
+			assert_int_equal(n, strlen(want));
+			/* Cut as snprintf cuts, ended within the buffer. */
+			n = fics_games_line(&f.v, got, 20);
+			assert_int_equal(n, 19);
+			assert_memory_equal(got, want, 19);
+			assert_int_equal(got[19], '\0');
+			fixture_free(&f);
+		}
+	}
+}
+
 static void gameinfo_line(void **state)
 {
 	struct fixture f;
@@ -342,6 +428,7 @@ int main(void)
 		cmocka_unit_test(game_notification_line),
 		cmocka_unit_test(end_lines),
 		cmocka_unit_test(games_lines),
+		cmocka_unit_test(games_lines_as_printf),
 		cmocka_unit_test(gameinfo_line),
 		cmocka_unit_test(movelist_header_and_moves),
 		cmocka_unit_test(club_controls_as_fics_numbers),

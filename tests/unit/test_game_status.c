@@ -132,7 +132,7 @@ static void rows_round_trip(void **state)
 	assert_int_equal(db_games_with_status(t->db, GAME_ADJOURNED, count_one, NULL), 0);
 	assert_int_equal(counted, 1);
 	counted = 0;
-	assert_int_equal(db_games_of(t->db, "Alice", GAME_ADJOURNED, 10, count_one, NULL), 0);
+	assert_int_equal(db_games_of(t->db, "Alice", 0, GAME_ADJOURNED, 10, count_one, NULL), 0);
 	assert_int_equal(counted, 1);
 	assert_int_equal(db_games_with_status(t->db, GAME_FINISHED, count_one, NULL), 0);
 	assert_int_equal(counted, 1);

@@ -94,9 +94,9 @@ static void test_deleted_ids_not_reused(void **state)
 
 	add_user(f->db, "alice");
 	int64_t bob = add_user(f->db, "bob");
-	assert_int_equal(db_user_remove(f->db, "bob", &removed), 1);
+	assert_int_equal(db_user_remove(f->db, "bob", false, &removed), 1);
 	assert_int_equal(removed, bob);
-	assert_int_equal(db_user_remove(f->db, "bob", &removed), 0);
+	assert_int_equal(db_user_remove(f->db, "bob", false, &removed), 0);
 	assert_int_equal(db_commit(f->db), 0);
 	int64_t carol = add_user(f->db, "carol");
 	assert_true(carol > bob);
