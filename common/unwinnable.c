@@ -6,11 +6,12 @@
  *      drawn over every future structure of kings, pawns and bishops, and
  *      then (pawn_wall.c) a walk over the pawn structures themselves, with
  *      each piece's region in each;
- *   2. cooperative mate searches (both sides helping the winner): a guided
- *      dive that follows the child nearest a mate, one more detour allowed
- *      each pass, for long helpmates; then iterative deepening for short
- *      ones.  They only ever answer "winnable", with the line found, so
- *      their ordering and pruning may be as greedy as they like;
+ *   2. cooperative mate searches (both sides helping the winner): a beam
+ *      that keeps the few positions nearest a mate ply after ply, and a
+ *      guided dive that follows the child nearest a mate, one more detour
+ *      allowed each pass, for long helpmates; then iterative deepening for
+ *      short ones.  They only ever answer "winnable", with the line found,
+ *      so their ordering and pruning may be as greedy as they like;
  *   3. a best-first walk over every position reachable from here, cutting
  *      only where stage 1 proves a position hopeless.  If the walk runs out
  *      of positions without meeting a mate, no series of legal moves mates:
@@ -31,17 +32,33 @@
 #include "pawn_wall.h"
 #include "unwinnable.h"
 
-/* Shares (percent) of the budget: a first short walk of stage 3, then
- * stage 2's dive and its iterative deepening; stage 3 gets the rest. */
-#define REACH_FIRST_PCT 5
+/* Shares (percent) of the budget: a first walk of stage 3, then stage 2's
+ * beam (below), dive and iterative deepening; stage 3 resumes with what
+ * they left.  The first walk finds many long helpmates of lone minor pieces
+ * (best first, it leaves a plateau of its guide for the best frontier
+ * anywhere) and the dive most of the rest.  A first walk of half the budget
+ * proves a few more compositions unwinnable, but costs the long helpmates
+ * that the dive finds a third more time, the tail of a flag's decision. */
+#define REACH_FIRST_PCT 15
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
 /* The guided dive's share (percent) of the budget, its line length and detours. */
-#define DIVE_SHARE_PCT 30
+#define DIVE_SHARE_PCT 45
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
+/* The beam's share (percent) of the budget, its widths (each pass four
+ * times the last) and its line length, within HELPMATE_MAX_PLIES. */
+#define BEAM_SHARE_PCT 10
+#define BEAM_WIDTH_MIN 32
+#define BEAM_WIDTH_MAX 128
+#define BEAM_MAX_PLIES 160
+_Static_assert(BEAM_MAX_PLIES <= HELPMATE_MAX_PLIES, "a beam's line must fit a helpmate");
+_Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indices");
+/* Children scored by the dive's and the beam's guide that count as one
+ * more node (see scoring_cost). */
+#define SCORED_MOVES_PER_NODE 32
 /* Entries of the searches' transposition tables at most: they only save
  * work, and clearing a larger one costs more than it saves on most calls. */
 #define DIVE_TT_MAX (1u << 14)
@@ -292,6 +309,28 @@ static bool hopeless(const struct board *b, enum color side)
 	return board_cannot_mate(b, side) || board_locked_out(b, side) || board_is_dead(b);
 }
 
+/*
+ * hopeless() for the child of a position that is not hopeless, by move m:
+ * a quiet move of a piece other than a king or a pawn (no capture, no
+ * castling) from a position with no en passant capture changes neither the
+ * material nor the pawns nor the squares a bishop may reach (it can always
+ * slide back), so the child is not hopeless either, and the checks (pawn
+ * walls' flood fills, dear with a crowd of bishops) are skipped.  A king
+ * is not skipped: stepping off a square an enemy pawn attacks, it may shut
+ * itself out of squares it could reach from there.  Skipping could only
+ * ever search more, never answer "unwinnable" where a check would not.
+ */
+static bool hopeless_after(const struct board *parent, move m, const struct board *child,
+    enum color side)
+{
+	enum piece_type t = piece_type_of(parent->squares[move_from(m)]);
+
+	if (parent->ep_square == SQ_NONE && move_kind_of(m) == MOVE_NORMAL &&
+	    parent->squares[move_to(m)] == NO_PIECE && t != PAWN && t != KING)
+		return false;
+	return hopeless(child, side);
+}
+
 enum unwinnable_verdict unwinnable_quick(const struct board *b, enum color side)
 {
 	return hopeless(b, side) || pawn_lock_unwinnable(b, side) ?
@@ -311,15 +350,34 @@ static int edge_distance(int sq)
 	return df < dr ? df : dr;
 }
 
-static int corner_distance(int sq)
+#define BB_CORNERS (bb_square(SQ_A1) | bb_square(SQ_H1) | bb_square(SQ_A8) | bb_square(SQ_H8))
+
+static int corner_distance(int sq, bitboard corners)
 {
-	static const int corners[4] = { SQ_A1, SQ_H1, SQ_A8, SQ_H8 };
 	int best = 7;
 
-	for (int i = 0; i < 4; i++)
-		if (distance(sq, corners[i]) < best)
-			best = distance(sq, corners[i]);
+	while (corners) {
+		int c = bb_pop(&corners);
+		if (distance(sq, c) < best)
+			best = distance(sq, c);
+	}
 	return best;
+}
+
+/* The corners where the winner's minor pieces can mate: a lone bishop (or
+ * bishops all of one colour) checks only the corners of its colour. */
+static bitboard mating_corners(const struct board *b, enum color winner)
+{
+	bitboard ours = b->by_color[winner];
+	bitboard bishops = ours & b->by_type[BISHOP];
+
+	if ((ours & (b->by_type[PAWN] | b->by_type[KNIGHT])) || !bishops)
+		return BB_CORNERS;
+	if (!(bishops & BB_DARK_SQUARES))
+		return BB_CORNERS & BB_LIGHT_SQUARES;
+	if (!(bishops & BB_LIGHT_SQUARES))
+		return BB_CORNERS & BB_DARK_SQUARES;
+	return BB_CORNERS;
 }
 
 /*
@@ -400,7 +458,7 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 			}
 			continue;	/* stalemate, or the winner mated: no way on */
 		}
-		if (depth == 1 || hopeless(&child, s->winner))
+		if (depth == 1 || hopeless_after(b, list[i], &child, s->winner))
 			continue;
 		s->path[ply] = list[i];
 		if (helpmate_find(s, &child, depth - 1, ply + 1))
@@ -423,25 +481,26 @@ static int dive_distance(const struct board *b, enum color winner)
 {
 	enum color loser = color_other(winner);
 	int lk = board_king(b, loser), h = 0;
-	bitboard occ = board_occupied(b) & ~bb_square(lk);
+	/* The winner's attacks, seen through the loser's king as a slider sees
+	 * a square it has just left: one lookup a piece, not one a square. */
+	bitboard occ = board_occupied(b) & ~bb_square(lk), attacked = 0;
 
-	for (bitboard f = attacks_king(lk) & ~b->by_color[loser]; f;) {
-		int sq = bb_pop(&f);
-		if (!(board_attackers(b, sq, occ) & b->by_color[winner]))
-			h += 6;
-	}
-	h += 2 * edge_distance(lk);
-	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 5 * corner_distance(lk);	/* minor pieces mate in corners */
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
-		switch (piece_type_of(b->squares[sq])) {
+		enum piece_type t = piece_type_of(b->squares[sq]);
+		attacked |= t == PAWN ? attacks_pawn(sq, winner) : attacks_of(t, sq, occ);
+		switch (t) {
 		case KING: h += d > 2 ? d - 2 : 0; break;
 		case PAWN: h += 3 * (winner == WHITE ? 7 - square_rank(sq) : square_rank(sq)); break;
 		case QUEEN: h += d - 12; break;
 		default: h += 2 * (d - 6); break;
 		}
 	}
+	h += 6 * bb_count(attacks_king(lk) & ~b->by_color[loser] & ~attacked);
+	h += 2 * edge_distance(lk);
+	/* Minor pieces mate in corners. */
+	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
+		h += 5 * corner_distance(lk, mating_corners(b, winner));
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
@@ -449,6 +508,15 @@ static int dive_distance(const struct board *b, enum color winner)
 	if (b->side == loser && board_in_check(b))
 		h -= 12;
 	return h;
+}
+
+/* Nodes charged, beyond the one for the position itself, for scoring its n
+ * children in the dive or the beam: nothing in an ordinary ending, more
+ * where a crowd of pieces gives so many moves that the guide's cost per
+ * position, not the count of positions, would otherwise bound the time. */
+static long scoring_cost(int n)
+{
+	return n / SCORED_MOVES_PER_NODE;
 }
 
 struct dive_entry {
@@ -484,6 +552,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 		return false;
 	*e = (struct dive_entry){ b->key, (int16_t)depth, (int16_t)slack };
 	int n = movegen_legal(b, list);
+	d->nodes += scoring_cost(n);
 	for (int i = 0; i < n; i++) {
 		struct board child = *b;
 		board_make(&child, list[i]);
@@ -492,7 +561,7 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 			d->length = ply + 1;
 			return true;
 		}
-		int sc = hopeless(&child, d->winner) ? INT32_MAX :
+		int sc = hopeless_after(b, list[i], &child, d->winner) ? INT32_MAX :
 		    dive_distance(&child, d->winner);
 		int j = i;
 		move m = list[i];
@@ -504,14 +573,21 @@ static bool dive_find(struct dive *d, const struct board *b, int depth, int slac
 		score[j] = sc;
 		list[j] = m;
 	}
-	for (int i = 0; i < n && i <= slack && score[i] != INT32_MAX; i++) {
+	/* A child already explored as deep (or on the line itself) is passed
+	 * over without spending a detour: the dive goes on with the next best
+	 * instead of stopping in the first cycle its guide leads it into. */
+	for (int i = 0, detours = 0; i < n && detours <= slack && score[i] != INT32_MAX; i++) {
 		struct board child = *b;
 		board_make(&child, list[i]);
+		const struct dive_entry *c = &d->tt[child.key & d->tt_mask];
+		if (c->key == child.key && c->depth >= depth - 1 && c->slack >= slack - detours)
+			continue;
 		d->path[ply] = list[i];
-		if (dive_find(d, &child, depth - 1, slack - i, ply + 1))
+		if (dive_find(d, &child, depth - 1, slack - detours, ply + 1))
 			return true;
 		if (d->nodes > d->budget)
 			return false;
+		detours++;
 	}
 	return false;
 }
@@ -657,6 +733,124 @@ static int key_set_add(struct key_set *set, uint64_t key)
 	return 1;
 }
 
+/*
+ * Stage 2's beam: the `width` children nearest a mate by dive_distance,
+ * over every position of the beam, ply after ply, never one seen before.
+ * Where the dive follows one line and spends its detours near the end of
+ * it, the beam moves a whole front: it walks along the plateaus of the
+ * guide that a lone minor piece's mates cross (the loser's pieces brought
+ * round their king or taken one by one, the king walked to a corner) and
+ * finds lines of a hundred plies and more in a few thousand positions.
+ */
+struct beam_step {
+	uint16_t parent;	/* index in the previous ply's beam */
+	move played;
+};
+
+struct beam_pick {
+	int score;
+	uint16_t parent;
+	move played;
+};
+
+static int beam_pick_cmp(const void *a, const void *b)
+{
+	const struct beam_pick *x = a, *y = b;
+	return (x->score > y->score) - (x->score < y->score);
+}
+
+/* The line to entry `at` of the beam at `ply`, back through the beams'
+ * steps, then the mate. */
+static void beam_line(const struct beam_step *steps, int width, int ply, int at, move mate,
+    struct helpmate *line)
+{
+	line->nplies = ply + 1;
+	line->moves[ply] = mate;
+	for (int q = ply - 1; q >= 0; q--) {
+		const struct beam_step *st = &steps[(size_t)q * (size_t)width + (size_t)at];
+		line->moves[q] = st->played;
+		at = st->parent;
+	}
+}
+
+/* One beam of `width`, at most BEAM_MAX_PLIES deep; false at budget or a dead end. */
+static bool beam_find(const struct board *root, enum color winner, int width, long budget,
+    struct helpmate *line, long *used)
+{
+	struct board *now = malloc((size_t)width * sizeof *now);
+	struct board *next = malloc((size_t)width * sizeof *next);
+	struct beam_step *steps = malloc((size_t)BEAM_MAX_PLIES * (size_t)width * sizeof *steps);
+	struct beam_pick *picks = malloc((size_t)width * MAX_MOVES * sizeof *picks);
+	struct key_set seen;
+	bool found = false;
+	int count = 1;
+
+	seen.slots = NULL;
+	if (!now || !next || !steps || !picks || !key_set_init(&seen))
+		goto done;
+	key_set_add(&seen, root->key);
+	now[0] = *root;
+	for (int ply = 0; ply < BEAM_MAX_PLIES && count > 0; ply++) {
+		int npicks = 0;
+		for (int i = 0; i < count && !found; i++) {
+			move list[MAX_MOVES];
+			if (++*used > budget)
+				goto done;
+			int n = movegen_legal(&now[i], list);
+			*used += scoring_cost(n);
+			for (int k = 0; k < n; k++) {
+				struct board child = now[i];
+				board_make(&child, list[k]);
+				if (now[i].side == winner && board_in_check(&child) &&
+				    movegen_count(&child) == 0) {
+					if (line)
+						beam_line(steps, width, ply, i, list[k], line);
+					found = true;
+					break;
+				}
+				if (hopeless_after(&now[i], list[k], &child, winner) ||
+				    key_set_add(&seen, child.key) <= 0)
+					continue;
+				picks[npicks++] = (struct beam_pick){
+					dive_distance(&child, winner), (uint16_t)i, list[k] };
+			}
+		}
+		if (found)
+			break;
+		qsort(picks, (size_t)npicks, sizeof *picks, beam_pick_cmp);
+		count = npicks < width ? npicks : width;
+		for (int j = 0; j < count; j++) {
+			next[j] = now[picks[j].parent];
+			board_make(&next[j], picks[j].played);
+			steps[(size_t)ply * (size_t)width + (size_t)j] =
+			    (struct beam_step){ picks[j].parent, picks[j].played };
+		}
+		struct board *swap = now;
+		now = next;
+		next = swap;
+	}
+done:
+	free(now);
+	free(next);
+	free(steps);
+	free(picks);
+	free(seen.slots);
+	return found;
+}
+
+/* Beams ever wider, until a mate or the budget. */
+static bool beam_widen(const struct board *b, enum color winner, long budget,
+    struct helpmate *line, long *used)
+{
+	*used = 0;
+	for (int width = BEAM_WIDTH_MIN; width <= BEAM_WIDTH_MAX && *used < budget; width *= 4)
+		if (beam_find(b, winner, width, budget, line, used))
+			return true;
+	if (*used > budget)
+		*used = budget;
+	return false;
+}
+
 static void heap_push(struct reach *r, struct heap_item it)
 {
 	size_t i = r->heap_len++;
@@ -711,7 +905,7 @@ static int reach_distance(const struct board *b, enum color winner)
 	enum color loser = color_other(winner);
 	int lk = board_king(b, loser), h = 0;
 
-	h += 2 * corner_distance(lk) + 2 * edge_distance(lk);
+	h += 2 * corner_distance(lk, mating_corners(b, winner)) + 2 * edge_distance(lk);
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
@@ -824,7 +1018,7 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
 				return r->verdict;
 			}
-			if (hopeless(&child, r->winner))
+			if (hopeless_after(&at, list[i], &child, r->winner))
 				continue;
 			if (!reach_add(r, &child, node, list[i]))
 				r->incomplete = true;
@@ -862,6 +1056,9 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
 	v = UNWINNABLE_WINNABLE;
+	if (beam_widen(b, side, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
+		goto done;
+	spent += used;
 	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
 		goto done;
 	spent += used;

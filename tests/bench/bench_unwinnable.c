@@ -4,7 +4,7 @@
  * (the final one, and one at a random ply, where a flag might fall), each
  * asked for both sides, plus files of vectors.
  *   bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]...
- *                    [--cha PATH] [--cha-nodes N] [--print]
+ *                    [--cha PATH] [--cha-nodes N] [--slowest N] [--print]
  * A TSV is tests/data/unwinnable.tsv's layout: name, FEN, side, verdict.
  * Prints positions per second, mean, p99 and max per decision, and the
  * verdicts, every helpmate line played out; exit 1 if a vector's verdict
@@ -15,6 +15,8 @@
  * built CHA binary (one "FEN side" line each; it prints a verdict line with
  * its own time in microseconds per position in full mode, and only totals in
  * -quick mode) and prints its figures beside ours with the verdict agreement.
+ * --slowest N lists the N positions our full decision took longest on (with
+ * its verdict and time), where the tail of the distribution comes from.
  * --print writes the positions as CHA input lines and exits.
  */
 #include <errno.h>
@@ -323,7 +325,7 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench-unwinnable [--games N] [--seed N] [--nodes N] [--tsv FILE]... "
-	    "[--cha PATH] [--cha-nodes N] [--print]\n");
+	    "[--cha PATH] [--cha-nodes N] [--slowest N] [--print]\n");
 	return 2;
 }
 
@@ -331,6 +333,30 @@ static void print_stats(const char *name, struct stats s, int n)
 {
 	printf("%-22s %8d %12.0f %10.1f %10.1f %10.1f\n", name, n, n / (s.total_ns / 1e9),
 	    s.mean_ns / 1e3, s.p99_ns / 1e3, s.max_ns / 1e3);
+}
+
+/* The `count` slowest full decisions, slowest first. */
+static void print_slowest(const struct query *q, const int64_t *ns,
+    const enum unwinnable_verdict *verdict, int n, long count)
+{
+	int *order = xrealloc(NULL, (size_t)n * sizeof *order);
+
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		while (j > 0 && ns[order[j - 1]] < ns[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	printf("\nslowest full decisions:\n");
+	for (int i = 0; i < n && i < count; i++) {
+		char fen[FEN_MAX];
+		fen_format(&q[order[i]].board, fen);
+		printf("%10.1f us  %-12s %s %s\n", (double)ns[order[i]] / 1e3,
+		    unwinnable_verdict_name(verdict[order[i]]), fen, side_name(q[order[i]].side));
+	}
+	free(order);
 }
 
 static void print_query(const char *what, const struct query *q, enum unwinnable_verdict ours,
@@ -412,7 +438,7 @@ static bool compare_cha(const char *path, long nodes, const struct query *q, int
 int main(int argc, char **argv)
 {
 	long games = GAMES_DEFAULT, seed = SEED_DEFAULT, nodes = UNWINNABLE_FLAG_NODES;
-	long cha_nodes = CHA_NODES_DEFAULT;
+	long cha_nodes = CHA_NODES_DEFAULT, slowest = 0;
 	const char *tsv[TSV_MAX], *cha = NULL;
 	struct query *q = NULL;
 	int ntsv = 0, n = 0, disagree = 0, vectors = 0, bad_lines = 0, open_vectors = 0;
@@ -431,6 +457,8 @@ int main(int argc, char **argv)
 			ok = parse_long(argv[++i], 1, 100000000, &nodes);
 		else if (ok && !strcmp(argv[i], "--cha-nodes"))
 			ok = parse_long(argv[++i], 1, 100000000, &cha_nodes);
+		else if (ok && !strcmp(argv[i], "--slowest"))
+			ok = parse_long(argv[++i], 1, 1000000, &slowest);
 		else if (ok && !strcmp(argv[i], "--tsv") && ntsv < TSV_MAX)
 			tsv[ntsv++] = argv[++i];
 		else if (ok && !strcmp(argv[i], "--cha"))
@@ -458,6 +486,7 @@ int main(int argc, char **argv)
 
 	int64_t *quick_ns = xrealloc(NULL, (size_t)n * sizeof *quick_ns);
 	int64_t *full_ns = xrealloc(NULL, (size_t)n * sizeof *full_ns);
+	int64_t *full_ns_at = xrealloc(NULL, (size_t)n * sizeof *full_ns_at);
 	enum unwinnable_verdict *full = xrealloc(NULL, (size_t)n * sizeof *full);
 	for (int i = 0; i < n; i++) {
 		enum unwinnable_verdict v = UNWINNABLE_UNDETERMINED;
@@ -470,7 +499,7 @@ int main(int argc, char **argv)
 		struct helpmate line;
 		t0 = now_ns();
 		v = unwinnable_decide(&q[i].board, q[i].side, nodes, &line);
-		full_ns[i] = now_ns() - t0;
+		full_ns[i] = full_ns_at[i] = now_ns() - t0;
 		full_count[v]++;
 		full[i] = v;
 		if (v == UNWINNABLE_WINNABLE && !line_mates(&q[i].board, q[i].side, &line))
@@ -506,11 +535,14 @@ int main(int argc, char **argv)
 	if (cha)
 		sound = compare_cha(cha, cha_nodes, q, n, full, quick_count[UNWINNABLE_UNWINNABLE]);
 	printf("helpmate lines that fail to mate: %d of %d\n", bad_lines, full_count[0]);
+	if (slowest)
+		print_slowest(q, full_ns_at, full, n, slowest);
 	if (vectors)
 		printf("vectors agreeing: %d of %d (%d undetermined by ours)\n",
 		    vectors - disagree - open_vectors, vectors, open_vectors);
 	free(quick_ns);
 	free(full_ns);
+	free(full_ns_at);
 	free(full);
 	free(q);
 	return disagree || bad_lines || !sound ? 1 : 0;

@@ -291,6 +291,93 @@ static void test_pawn_lock(void **state)
 	check_helpmate(round, &b, WHITE, &line);
 }
 
+/*
+ * Long helpmates of a lone minor piece (or two bishops of one colour)
+ * against a king that its own pieces must box in: random playouts' final
+ * positions, every one winnable for CHA (lines of 25 to 50 plies), which
+ * the flag budget used to leave undetermined: the dive stopped in the
+ * first cycle of its guide, and drove the king to any corner, also to one
+ * the bishop never checks.
+ */
+static void test_lone_minor_mates(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum color winner;
+	} cases[] = {
+		{ "2b5/8/4Nk2/8/8/6B1/8/K7 w - - 7 201", BLACK },
+		{ "4B3/6k1/8/8/8/6K1/n7/8 w - - 89 186", WHITE },
+		{ "5K2/5B2/8/n7/8/8/8/k7 w - - 8 201", WHITE },
+		{ "8/2K3n1/5nk1/8/B7/8/8/8 w - - 8 201", WHITE },
+		{ "8/3b4/1P6/B6k/PK5N/7P/8/8 w - - 0 131", BLACK },
+		{ "8/5P1k/8/8/4b2P/1K6/7B/8 w - - 9 112", BLACK },
+		{ "1r5r/k7/8/5p2/8/1n6/KB6/8 b - - 7 96", WHITE },
+		{ "N4b2/8/8/K6k/8/8/8/8 b - - 23 157", BLACK },
+		{ "1Bk5/1n6/8/1Kb5/8/8/8/8 b - - 5 167", WHITE },
+		{ "2B3k1/3K4/5q2/8/8/8/3n4/8 b - - 0 138", WHITE },
+		{ "5N1b/8/1k1K4/R7/8/8/8/8 w - - 1 201", BLACK },
+		{ "8/5K2/P7/3B3k/8/8/8/3R3b w - - 10 173", BLACK },
+		{ "k7/8/2b5/B7/4p3/2p5/5K2/8 b - - 25 125", WHITE },
+		{ "k4K2/8/8/8/4bN2/8/8/8 w - - 88 171", BLACK },
+		{ "5K2/8/8/4Q3/5N2/7b/7k/8 b - - 15 115", BLACK },
+		{ "8/3b4/8/3k4/8/3bB3/8/2K5 w - - 0 201", BLACK },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != UNWINNABLE_WINNABLE)
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
+		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
+	}
+}
+
+/*
+ * Two bishops of one colour against two rooks, a knight and a pawn, which
+ * must all be taken or walled in before the bishops can mate: CHA's line
+ * is 35 plies.  Only the beam, which moves a whole front along its guide,
+ * finds a mate within the flag budget.
+ */
+static void test_beam_long_mate(void **state)
+{
+	static const char *const fen = "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90";
+	char err[128];
+	struct board b;
+	struct helpmate line;
+
+	(void)state;
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	assert_int_equal(unwinnable_decide(&b, BLACK, UNWINNABLE_FLAG_NODES, &line),
+	    UNWINNABLE_WINNABLE);
+	check_helpmate(fen, &b, BLACK, &line);
+}
+
+/*
+ * Black's king, checked by a pawn, has two steps, each into a walled-in
+ * region where the pawns are frozen: the walk proves it at once.  The
+ * searches skip the static checks after quiet moves, but never after a
+ * king's, which may shut the king out of squares it could reach before.
+ */
+static void test_king_steps_into_wall(void **state)
+{
+	static const char *const fen = "8/2b5/kp1p1p2/1PpP1Pp1/K1P3P1/3B4/8/8 b - - 0 1";
+	char err[128];
+	struct board b;
+
+	(void)state;
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	assert_int_equal(unwinnable_quick(&b, WHITE), UNWINNABLE_UNDETERMINED);
+	for (int c = WHITE; c <= BLACK; c++)
+		assert_int_equal(unwinnable_decide(&b, (enum color)c, UNWINNABLE_FLAG_NODES / 100,
+		    NULL), UNWINNABLE_UNWINNABLE);
+}
+
 /* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
 static void test_flag_result(void **state)
 {
@@ -329,6 +416,9 @@ int main(void)
 		cmocka_unit_test(test_sound_on_playouts),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_pawn_lock),
+		cmocka_unit_test(test_lone_minor_mates),
+		cmocka_unit_test(test_beam_long_mate),
+		cmocka_unit_test(test_king_steps_into_wall),
 		cmocka_unit_test(test_flag_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
