@@ -445,6 +445,10 @@ class Client:
         self.closed = True
 
 
+# What ASan, LSan and UBSan print when they find something.
+SANITIZER_REPORTS = ("AddressSanitizer", "runtime error:", "LeakSanitizer")
+
+
 class ChessdTestCase(unittest.TestCase):
     """Gives each test its own servers; kills them at teardown and prints
     their stderr when the test failed."""
@@ -479,6 +483,19 @@ class ChessdTestCase(unittest.TestCase):
         c.login(name, password)
         return c
 
+    def assert_no_sanitizer_report(self, srv):
+        """Under ASan/UBSan a report in srv's stderr fails the test."""
+        logs = srv.all_logs()
+        for word in SANITIZER_REPORTS:
+            self.assertNotIn(word, logs, logs[-6000:])
+
+    def stop_servers_clean(self):
+        """Stops each server (SIGTERM, a clean exit) and checks its stderr."""
+        for srv in self._servers:
+            if srv.running():
+                srv.stop()
+            self.assert_no_sanitizer_report(srv)
+
     def _failed(self):
         outcome = getattr(self, "_outcome", None)
         result = getattr(outcome, "result", None)
@@ -503,6 +520,23 @@ class ChessdTestCase(unittest.TestCase):
                     self.id(), "killed at teardown" if still_running else
                     "exit code %r" % srv.returncode, srv.all_logs()))
             srv.cleanup()
+
+
+def build_preload(test, source, what):
+    """Compiles C source as a library for LD_PRELOAD, in a directory the
+    test removes at its end: (the library's path, that directory)."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        test.fail("no C compiler to build the %s library" % what)
+    work = tempfile.mkdtemp(prefix="chessd-%s-" % what)
+    test.addCleanup(shutil.rmtree, work, True)
+    src, lib = os.path.join(work, what + ".c"), os.path.join(work, what + ".so")
+    with open(src, "w") as f:
+        f.write(source)
+    r = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", lib, src, "-ldl"],
+                       capture_output=True, text=True)
+    test.assertEqual(r.returncode, 0, r.stderr)
+    return lib, work
 
 
 def run_admin(data_dir, *args, stdin=None):

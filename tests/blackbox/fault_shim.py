@@ -8,11 +8,10 @@ changes, or once it has been removed); so "EIO" fails every write and
 "EIO 7" lets exactly the first seven through.
 """
 import os
-import shutil
 import sqlite3
-import subprocess
-import tempfile
 import textwrap
+
+from chessd_harness import build_preload
 
 FAULT_SHIM = textwrap.dedent(r"""
     #define _GNU_SOURCE
@@ -75,17 +74,7 @@ class ShimMixin:
 
     def setUp(self):
         super().setUp()
-        cc = shutil.which("cc") or shutil.which("gcc")
-        if not cc:
-            self.fail("no C compiler to build the fault-injection library")
-        work = tempfile.mkdtemp(prefix="chessd-shim-")
-        self.addCleanup(shutil.rmtree, work, True)
-        src, self.lib = os.path.join(work, "fault.c"), os.path.join(work, "fault.so")
-        with open(src, "w") as f:
-            f.write(FAULT_SHIM)
-        r = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", self.lib, src, "-ldl"],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        self.lib, work = build_preload(self, FAULT_SHIM, "fault")
         self.flag = os.path.join(work, "flag")
 
     def fail_writes(self, text="EIO"):

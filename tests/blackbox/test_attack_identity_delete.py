@@ -27,13 +27,7 @@ def rows(path, sql, *args):
 class DeletedAccount(GamesTestCase):
 
     def tearDown(self):
-        """Each server stops; under ASan/UBSan a report in its stderr fails the test."""
-        for srv in self._servers:
-            if srv.running():
-                srv.stop()
-            logs = srv.all_logs()
-            for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
-                self.assertNotIn(word, logs, logs[-6000:])
+        self.stop_servers_clean()
 
     def server(self, http=False):
         srv = self.new_server(config=FAST, tls=False, http=http)

@@ -47,13 +47,7 @@ def pychess_logout_patterns():
 class TwoSessions(GamesTestCase):
 
     def tearDown(self):
-        """Each server stops; under ASan/UBSan a report in its stderr fails the test."""
-        for srv in self._servers:
-            if srv.running():
-                srv.stop()
-            logs = srv.all_logs()
-            for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
-                self.assertNotIn(word, logs, logs[-6000:])
+        self.stop_servers_clean()
 
     def server(self):
         srv = self.new_server(config=FAST, tls=False)

@@ -13,14 +13,11 @@ Five minutes of idleness are not waited for: a small library preloaded into
 chessd moves its monotonic clock ahead when the test says so.
 """
 import os
-import shutil
 import sqlite3
-import subprocess
-import tempfile
 import textwrap
 import time
 
-from chessd_harness import main
+from chessd_harness import build_preload, main
 from games_harness import FAST, GT, GamesTestCase
 
 PW = "secret-pass-1"
@@ -88,17 +85,7 @@ class WhoGamesLines(GamesTestCase):
 
     def setUp(self):
         super().setUp()
-        cc = shutil.which("cc") or shutil.which("gcc")
-        if not cc:
-            self.fail("no C compiler to build the clock library")
-        work = tempfile.mkdtemp(prefix="chessd-clock-")
-        self.addCleanup(shutil.rmtree, work, True)
-        src, self.lib = os.path.join(work, "clock.c"), os.path.join(work, "clock.so")
-        with open(src, "w") as f:
-            f.write(CLOCK_SHIM)
-        r = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", self.lib, src, "-ldl"],
-                           capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        self.lib, work = build_preload(self, CLOCK_SHIM, "clock")
         self.ahead = os.path.join(work, "ahead")
 
     def clock_ahead(self, ms):
@@ -120,11 +107,6 @@ class WhoGamesLines(GamesTestCase):
                     os.environ.pop(k, None)
                 else:
                     os.environ[k] = v
-
-    def no_sanitizer_report(self, srv):
-        logs = srv.all_logs()
-        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
-            self.assertNotIn(word, logs, logs[-6000:])
 
     def server(self):
         srv = self.start_server(config=dict(FAST), tls=False, start=False)
@@ -220,7 +202,7 @@ class WhoGamesLines(GamesTestCase):
         for c in (adm, alice, bob, long_, g1, g2, g3):
             c.close()
         srv.stop()
-        self.no_sanitizer_report(srv)
+        self.assert_no_sanitizer_report(srv)
 
     def test_who_keeps_name_order_through_logins_and_logouts(self):
         srv = self.game_server()
@@ -252,7 +234,7 @@ class WhoGamesLines(GamesTestCase):
         for c in users.values():
             c.close()
         srv.stop()
-        self.no_sanitizer_report(srv)
+        self.assert_no_sanitizer_report(srv)
 
 
 if __name__ == "__main__":
