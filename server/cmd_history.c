@@ -124,9 +124,16 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 	char type[48], date[64];
 
 	struct server *srv = session_server(s);
+	int64_t owner = account_id_of(srv, name);
 
-	db_history_each(server_db(srv), name, account_id_of(srv, name), HISTORY_GAMES,
-	    collect_history, &c);
+	/* As on FICS, a name without an account has no history kept (lasker's texts). */
+	if (!owner) {
+		session_printf(s, server_find_session(srv, name) ?
+		    "Sorry, no game information available.\n" :
+		    "There is no player matching that name.\n");
+		return;
+	}
+	db_history_each(server_db(srv), name, owner, HISTORY_GAMES, collect_history, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no history games.\n", name);
 		return;

@@ -1213,6 +1213,8 @@ int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_stat
 {
 	sqlite3_stmt *st = db->stmt[ST_GAMES_OF_STATUS];
 
+	if (user_id <= 0)
+		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	bind_owner(st, 4, user_id);
 	sqlite3_bind_int(st, 2, limit);
@@ -1235,6 +1237,8 @@ static int history_count(struct db *db, const char *name, int64_t user_id)
 	sqlite3_stmt *st = db->stmt[ST_HISTORY_COUNT];
 	int count = 0;
 
+	if (user_id <= 0)
+		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	bind_owner(st, 4, user_id);
 	int rc = sqlite3_step(st);
@@ -1269,8 +1273,8 @@ int db_history_each(struct db *db, const char *name, int64_t user_id, int limit,
 {
 	int count = history_count(db, name, user_id);
 
-	if (count < 0)
-		return -1;
+	if (count <= 0)
+		return count;
 	return history_from(db, name, user_id, count > limit ? count - limit : 0, limit, fn, arg);
 }
 
@@ -1283,6 +1287,8 @@ static void copy_found(void *arg, int number, const struct db_game *g)
 int db_record_find(struct db *db, const char *name, int64_t user_id, int number,
     struct db_game *out)
 {
+	if (user_id <= 0)
+		return 0;
 	if (number == DB_RECORD_LATEST) {
 		sqlite3_stmt *st = db->stmt[ST_RECORD_LATEST];
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);

@@ -227,8 +227,9 @@ int db_games_with_status(struct db *db, enum game_status status,
     void (*fn)(void *arg, const struct db_game *g), void *arg);
 /*
  * A player's games with a status, newest first, at most limit.  A player is
- * a name and the account id that played under it (0: games played without
- * an account), as every by-name record lookup below takes it.
+ * a name and the account id that played under it, as every by-name record
+ * lookup below takes it.  A name without an account (0) owns no games: a
+ * guest's or a deleted account's games are nobody's to find by that name.
  */
 int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_status status,
     int limit, void (*fn)(void *arg, const struct db_game *g), void *arg);

@@ -1,0 +1,95 @@
+"""Attacking identity through a reused guest name: a guest "zed" plays,
+adjourns and finishes games and leaves; the next guest to log in as zed
+(or anyone asking about zed) must see none of them.  A name without an
+account keeps no record, as on FICS: lasker answers `history` for it with
+"There is no player matching that name." (nobody online under it) or
+"Sorry, no game information available." (a guest online under it).  The
+registered opponent's record keeps the games."""
+import re
+
+from games_harness import FAST, GT, GamesTestCase, main
+from web_harness import get
+
+PW = "secret1"
+
+
+class GuestHistory(GamesTestCase):
+
+    def tearDown(self):
+        self.stop_servers_clean()
+
+    def ask(self, c, line):
+        """The reply to line alone, without notifications queued before it."""
+        return self.cmd(c, line).split(b"fics% ")[-1]
+
+    def guest_zed(self, srv):
+        c = self.connect(srv)
+        c.login_unregistered("zed", GT)
+        return self.setup_client(c)
+
+    def old_zed_plays(self, srv, a):
+        """zed adjourns a game with alice and loses another, then leaves."""
+        z = self.guest_zed(srv)
+        self.start_match(a, z, "5 0 unrated")
+        self.play_moves(a, z, ["d4", "d5"])
+        self.assertIn(b"Adjourn request sent.", self.cmd(a, "adjourn"))
+        z.send_line("adjourn")
+        for c in (a, z):
+            self.assertEqual(self.end_line(c)[3:], ("Game adjourned by mutual agreement", "*"))
+        self.start_match(a, z, "3 0 unrated")
+        self.play_moves(a, z, ["e4", "e5"])
+        self.cmd(z, "resign")
+        self.end_line(a)
+        z.close()
+
+    def test_next_guest_under_the_name_inherits_nothing(self):
+        srv = self.new_server(config=FAST, tls=False, http=True)
+        srv.useradd("alice", PW)
+        srv.start()
+        a = self.user_player(srv, "alice", PW)
+        self.old_zed_plays(srv, a)
+        # Nobody is online as zed: the name is nobody's.
+        self.assertEqual(self.ask(a, "history zed"), b"There is no player matching that name.\n\r")
+        z = self.guest_zed(srv)
+        self.assertEqual(self.ask(z, "history"), b"Sorry, no game information available.\n\r")
+        self.assertEqual(self.ask(a, "history zed"), b"Sorry, no game information available.\n\r")
+        for c in (a, z):
+            self.assertEqual(self.ask(c, "stored zed"), b"zed has no adjourned games.\n\r")
+            for line in ("smoves zed 0", "smoves zed -1", "oldmoves zed", "pgn zed 0",
+                         "pgn zed", "examine zed 0"):
+                self.assertEqual(self.ask(c, line), b"zed has no such game.\n\r", line)
+            self.assertEqual(self.ask(c, "smoves zed alice"),
+                             b"zed has no adjourned game with alice.\n\r")
+        self.assertIn(b"There is no adjourned game between zed and alice.",
+                      self.cmd(z, "examine zed alice"))
+        self.assertEqual(self.ask(z, "stored"), b"zed has no adjourned games.\n\r")
+        self.assertEqual(self.ask(z, "resume"), b"You have no adjourned games.\n\r")
+        status, _, body = get(srv.http_port, "/api/games/user/zed")
+        self.assertEqual(status, 404, body)
+        self.assertNotIn(b"[Event ", body)
+        # alice's record keeps both games, under the name zed had then.
+        hist = self.ask(a, "history").decode()
+        self.assertEqual(len(re.findall(r"\r ?\d+: ", hist)), 1, hist)
+        self.assertRegex(hist, r" 0: \+ +\d+ W +\d+ zed ")
+        self.assertIn(b"zed", self.cmd(a, "stored"))
+        self.assertIn(b"e4", self.cmd(a, "smoves alice 0"))
+        self.assertIn(b'[Black "zed"]', self.cmd(a, "pgn alice 0"))
+        status, _, body = get(srv.http_port, "/api/games/user/alice")
+        self.assertEqual(status, 200)
+        self.assertEqual(body.count(b"[Event "), 1, body)
+        self.assertIn(b'[Black "zed"]', body)
+
+    def test_guest_name_without_games(self):
+        """A GuestXXXX asking about itself gets lasker's text as any guest."""
+        srv = self.new_server(config=FAST, tls=False, http=True)
+        srv.start()
+        g = self.guest_player(srv)
+        self.assertEqual(self.ask(g, "history"), b"Sorry, no game information available.\n\r")
+        self.assertEqual(self.ask(g, "history nobodyhere"),
+                         b"There is no player matching that name.\n\r")
+        status, _, _ = get(srv.http_port, "/api/games/user/" + g.name)
+        self.assertEqual(status, 404)
+
+
+if __name__ == "__main__":
+    main()
