@@ -1,11 +1,13 @@
 """Attacking identity through a reused guest name: a guest "zed" plays,
 adjourns and finishes games and leaves; the next guest to log in as zed
 (or anyone asking about zed) must see none of them.  A name without an
-account keeps no record, as on FICS: lasker answers `history` for it with
-"There is no player matching that name." (nobody online under it) or
-"Sorry, no game information available." (a guest online under it).  The
-registered opponent's record keeps the games."""
+account keeps no record past the session that played, as on FICS (lasker
+drops a guest's history file at logout): `history` for it answers "There
+is no player matching that name." (nobody online under it) or "Sorry, no
+game information available." (a guest online under it, without games of
+its own).  The registered opponent's record keeps the games."""
 import re
+import time
 
 from games_harness import FAST, GT, GamesTestCase, main
 from web_harness import get
@@ -21,6 +23,15 @@ class GuestHistory(GamesTestCase):
     def ask(self, c, line):
         """The reply to line alone, without notifications queued before it."""
         return self.cmd(c, line).split(b"fics% ")[-1]
+
+    def leave(self, c, other):
+        """c quits; returns once other's `who` no longer lists it."""
+        c.send_line("quit")
+        c.expect_closed(GT)
+        deadline = time.monotonic() + GT
+        while re.search(rb"\b%s\b" % c.name.encode(), self.ask(other, "who")):
+            self.assertLess(time.monotonic(), deadline, "%s still online" % c.name)
+            time.sleep(0.05)
 
     def guest_zed(self, srv):
         c = self.connect(srv)
@@ -40,7 +51,7 @@ class GuestHistory(GamesTestCase):
         self.play_moves(a, z, ["e4", "e5"])
         self.cmd(z, "resign")
         self.end_line(a)
-        z.close()
+        self.leave(z, a)
 
     def test_next_guest_under_the_name_inherits_nothing(self):
         srv = self.new_server(config=FAST, tls=False, http=True)
@@ -78,6 +89,30 @@ class GuestHistory(GamesTestCase):
         self.assertEqual(status, 200)
         self.assertEqual(body.count(b"[Event "), 1, body)
         self.assertIn(b'[Black "zed"]', body)
+
+    def test_a_guest_sees_its_own_session_games_only(self):
+        srv = self.new_server(config=FAST, tls=False, http=True)
+        srv.useradd("alice", PW)
+        srv.start()
+        a = self.user_player(srv, "alice", PW)
+        self.old_zed_plays(srv, a)
+        z = self.guest_zed(srv)
+        self.start_match(z, a, "2 0 unrated")
+        self.play_moves(z, a, ["c4", "c5"])
+        self.cmd(a, "resign")
+        self.end_line(z)
+        for c in (a, z):
+            hist = self.ask(c, "history zed").decode()
+            self.assertEqual(len(re.findall(r"\r ?\d+: ", hist)), 1, hist)
+            self.assertRegex(hist, r" 0: \+ +\d+ W +\d+ alice ")
+            self.assertIn(b"c4", self.cmd(c, "smoves zed 0"))
+            self.assertNotIn(b"e4", self.cmd(c, "smoves zed -1"))
+            self.assertIn(b'[White "zed"]', self.cmd(c, "pgn zed"))
+            self.assertEqual(self.ask(c, "stored zed"), b"zed has no adjourned games.\n\r")
+        self.leave(z, a)
+        z = self.guest_zed(srv)
+        self.assertEqual(self.ask(z, "history"), b"Sorry, no game information available.\n\r")
+        self.assertEqual(self.ask(z, "pgn zed"), b"zed has no such game.\n\r")
 
     def test_guest_name_without_games(self):
         """A GuestXXXX asking about itself gets lasker's text as any guest."""
