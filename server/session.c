@@ -1012,6 +1012,8 @@ static void login_complete(struct session *s)
 	prompt(s);
 	/* A game that waited for this player goes on. */
 	struct game *g = games_find_absent(server_games(s->srv), s);
+	if (g && !s->user_id && game_id(g) > 0 && game_id(g) < s->games_from)
+		s->games_from = game_id(g);	/* the guest's own game, from its last session */
 	if (g)
 		game_player_back(g, s);
 }

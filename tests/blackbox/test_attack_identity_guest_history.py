@@ -9,13 +9,14 @@ its own).  The registered opponent's record keeps the games."""
 import re
 import time
 
-from games_harness import FAST, GT, GamesTestCase, main
+from games_harness import FAST, GT, main
+from test_identity import IdentityCase
 from web_harness import get
 
 PW = "secret1"
 
 
-class GuestHistory(GamesTestCase):
+class GuestHistory(IdentityCase):
 
     def tearDown(self):
         self.stop_servers_clean()
@@ -113,6 +114,23 @@ class GuestHistory(GamesTestCase):
         z = self.guest_zed(srv)
         self.assertEqual(self.ask(z, "history"), b"Sorry, no game information available.\n\r")
         self.assertEqual(self.ask(z, "pgn zed"), b"zed has no such game.\n\r")
+
+    def test_a_reclaimed_seat_keeps_its_game_in_the_guests_history(self):
+        """A guest back with its reconnect key is a new session: the game it
+        came back to is still its own."""
+        srv = self.game_server()
+        a = self.guest_player(srv)
+        b = self.guest_player(srv)
+        n, keys = self.start_keyed(a, b)
+        self.play_moves(a, b, ["e4", "e5"])
+        self.lose_contact(a, b, n)
+        a2 = self.reclaim(srv, a.name, keys["white"])
+        self.setup_client(a2)
+        self.cmd(b, "resign")
+        self.end_line(a2)
+        hist = self.ask(a2, "history").decode()
+        self.assertEqual(len(re.findall(r"\r ?\d+: ", hist)), 1, hist)
+        self.assertIn(b"e4", self.cmd(a2, "smoves %s 0" % a.name))
 
     def test_guest_name_without_games(self):
         """A GuestXXXX asking about itself gets lasker's text as any guest."""
