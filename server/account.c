@@ -60,6 +60,15 @@ int64_t account_id_of(struct server *srv, const char *name)
 	return db_user_find(server_db(srv), name, &user) > 0 ? user.id : 0;
 }
 
+int64_t account_games_owner(struct server *srv, const char *name)
+{
+	struct session *s = server_find_session(srv, name);
+
+	if (s && !session_user_id(s))
+		return session_games_from(s) > 0 ? -session_games_from(s) : 0;
+	return account_id_of(srv, name);
+}
+
 static void forget_row(void *arg, int64_t user_id)
 {
 	account_forget(arg, user_id);

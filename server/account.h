@@ -26,6 +26,12 @@ void account_forget(struct server *srv, int64_t user_id);
  * account), for record lookups by name; 0 for none (a guest, a name free).
  */
 int64_t account_id_of(struct server *srv, const char *name);
+/*
+ * Who owns the stored games under a name, as the db's by-name lookups take
+ * it: the account's id; for a guest online, minus the first game id of its
+ * session (the games it played since it logged in); 0 for nobody.
+ */
+int64_t account_games_owner(struct server *srv, const char *name);
 
 struct account_watch *account_watch_new(struct server *srv);
 void account_watch_free(struct account_watch *w);

@@ -64,7 +64,7 @@ static void cmd_examine(struct session *s, const struct cmd_args *a)
 		}
 	} else if (!cmd_record_number(s, which, &number)) {
 		return;
-	} else if (db_record_find(db, name, account_id_of(session_server(s), name), number,
+	} else if (db_record_find(db, name, account_games_owner(session_server(s), name), number,
 	    &row) <= 0) {
 		session_printf(s, "%s has no such game.\n", name);
 		return;

@@ -185,7 +185,8 @@ static void stored_pgn(struct session *s, const char *name, const char *number_t
 
 	if (!cmd_record_number(s, number_text, &number))
 		return;
-	if (db_record_find(db, name, account_id_of(session_server(s), name), number, &row) <= 0) {
+	if (db_record_find(db, name, account_games_owner(session_server(s), name), number,
+	    &row) <= 0) {
 		session_printf(s, "%s has no such game.\n", name);
 		return;
 	}

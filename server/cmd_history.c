@@ -124,9 +124,16 @@ static void cmd_history(struct session *s, const struct cmd_args *a)
 	char type[48], date[64];
 
 	struct server *srv = session_server(s);
+	int64_t owner = account_games_owner(srv, name);
 
-	db_history_each(server_db(srv), name, account_id_of(srv, name), HISTORY_GAMES,
-	    collect_history, &c);
+	/* As on FICS, a name without an account keeps no history past its session. */
+	db_history_each(server_db(srv), name, owner, HISTORY_GAMES, collect_history, &c);
+	if (!c.count && owner <= 0) {
+		session_printf(s, server_find_session(srv, name) ?
+		    "Sorry, no game information available.\n" :
+		    "There is no player matching that name.\n");
+		return;
+	}
 	if (!c.count) {
 		session_printf(s, "%s has no history games.\n", name);
 		return;
@@ -156,8 +163,8 @@ static void cmd_stored(struct session *s, const struct cmd_args *a)
 
 	struct server *srv = session_server(s);
 
-	db_games_of(server_db(srv), name, account_id_of(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
-	    collect, &c);
+	db_games_of(server_db(srv), name, account_games_owner(srv, name), GAME_ADJOURNED,
+	    HISTORY_GAMES, collect, &c);
 	if (!c.count) {
 		session_printf(s, "%s has no adjourned games.\n", name);
 		return;
@@ -268,7 +275,7 @@ bool cmd_find_adjourned(struct server *srv, const char *name, const char *oppone
 	struct db *db = server_db(srv);
 	struct resumable r = { name, opponent, 0, "", 0 };
 
-	db_games_of(db, name, account_id_of(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
+	db_games_of(db, name, account_games_owner(srv, name), GAME_ADJOURNED, HISTORY_GAMES,
 	    find_resumable, &r);
 	return r.id && db_game_load(db, r.id, found) > 0;
 }
@@ -294,8 +301,8 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 		}
 	} else if (!cmd_record_number(s, which, &number)) {
 		return;
-	} else if (db_record_find(db, a->argv[0], account_id_of(session_server(s), a->argv[0]),
-	    number, &found) <= 0) {
+	} else if (db_record_find(db, a->argv[0],
+	    account_games_owner(session_server(s), a->argv[0]), number, &found) <= 0) {
 		session_printf(s, "%s has no such game.\n", a->argv[0]);
 		return;
 	}
@@ -351,8 +358,8 @@ static void resume_game(struct session *s, const char *opponent)
 		session_printf(s, "You cannot resume a game while you are examining one.\n");
 		return;
 	}
-	db_games_of(server_db(srv), session_name(s), session_user_id(s), GAME_ADJOURNED, 100,
-	    find_resumable, &r);
+	db_games_of(server_db(srv), session_name(s), account_games_owner(srv, session_name(s)),
+	    GAME_ADJOURNED, 100, find_resumable, &r);
 	if (!r.id) {
 		session_printf(s, opponent ? "You have no adjourned game with %s.\n" :
 		    "You have no adjourned games.\n", opponent ? opponent : "");

@@ -170,6 +170,40 @@ static void start(struct session *a, struct session *b, const struct clock_contr
 	}
 }
 
+static int rating_for_range(struct session *s, const struct clock_control *tc);
+static void play_seek(struct session *s, struct seek *sk);
+
+struct seek_match {
+	const struct seek *mine;
+	int id;		/* the first posted seek that matches, 0 for none */
+};
+
+/* Whether each of two seeks admits the other: the same game, colours, ranges and formulas. */
+static void find_match(const struct seek *sk, void *arg)
+{
+	struct seek_match *m = arg;
+	const struct seek *me = m->mine;
+	char ours[CLOCK_TEXT_MAX], theirs[CLOCK_TEXT_MAX];
+
+	if (m->id || sk->owner == me->owner || sk->manual || me->manual || sk->rated != me->rated)
+		return;
+	clock_format(&me->tc, ours, sizeof ours);
+	clock_format(&sk->tc, theirs, sizeof theirs);
+	if (strcmp(ours, theirs) || (sk->color >= 0 && me->color >= 0 && sk->color == me->color))
+		return;
+	int mine = rating_for_range(me->owner, &me->tc), theirs_r = rating_for_range(sk->owner, &sk->tc);
+	if (mine < sk->min_rating || mine > sk->max_rating || theirs_r < me->min_rating ||
+	    theirs_r > me->max_rating)
+		return;
+	if (!lists_may_play(me->owner, sk->owner) || !lists_may_play(sk->owner, me->owner) ||
+	    session_game(sk->owner) || session_examining(sk->owner))
+		return;
+	if ((sk->formula && !offers_formula_admits(sk->owner, me->owner, &sk->tc, sk->rated)) ||
+	    (me->formula && !offers_formula_admits(me->owner, sk->owner, &me->tc, me->rated)))
+		return;
+	m->id = sk->id;
+}
+
 static void cmd_seek(struct session *s, const struct cmd_args *a)
 {
 	struct terms t;
@@ -187,6 +221,16 @@ static void cmd_seek(struct session *s, const struct cmd_args *a)
 	struct seek proto = { .owner = s, .tc = t.tc, .rated = t.rated, .color = t.color,
 	    .manual = t.manual, .formula = t.formula, .min_rating = t.min_rating,
 	    .max_rating = t.max_rating };
+	/* As on FICS, a seek that meets one already posted starts that game at once. */
+	struct seek_match m = { &proto, 0 };
+	offers_each_seek(server_offers(session_server(s)), find_match, &m);
+	if (m.id) {
+		struct seek *sk = offers_find_seek(server_offers(session_server(s)), m.id);
+		session_printf(s, "Your seek matches one already posted by %s.\n",
+		    session_name(sk->owner));
+		play_seek(s, sk);
+		return;
+	}
 	if (!offers_seek(server_offers(session_server(s)), &proto, why, sizeof why))
 		session_printf(s, "%s\n", why);
 }
@@ -322,8 +366,13 @@ static void drop_offers(struct session *answering, struct session *who)
 
 static void cmd_play(struct session *s, const struct cmd_args *a)
 {
+	play_seek(s, offers_find_seek(server_offers(session_server(s)), a->number[0]));
+}
+
+/* s answers sk (NULL: gone) as `play` does. */
+static void play_seek(struct session *s, struct seek *sk)
+{
 	struct offers *o = server_offers(session_server(s));
-	struct seek *sk = offers_find_seek(o, a->number[0]);
 
 	if (!sk) {
 		session_printf(s, "ERROR: Either that game has already started or it is no longer "

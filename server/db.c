@@ -22,6 +22,7 @@ enum stmt {
 	ST_NEWS_ADD, ST_NEWS_EACH,
 	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE, ST_GAME_DELETE,
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS, ST_GAMES_RECENT,
+	ST_GAMES_NEXT_ID,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
 	ST_RATING_GET, ST_RATING_PUT,
 	/* messages, notes, comments, the admin log, address bans */
@@ -46,7 +47,7 @@ enum stmt {
  * of a deleted account's games, which keep the name only.
  */
 #define PLAYED_BY(n, i) "((white = ?" #n " COLLATE NOCASE AND white_id IS ?" #i ") OR " \
-	"(black = ?" #n " COLLATE NOCASE AND black_id IS ?" #i "))"
+	"(black = ?" #n " COLLATE NOCASE AND black_id IS ?" #i ")) AND id >= ?5"
 #define GAME_SELECT "SELECT id, white, black, white_id, black_id, white_rating, black_rating, " \
 	"rated, category, time_control, start_fen, started, ended, status, result, reason, " \
 	"termination, white_clock, black_clock, clock_ply FROM games "
@@ -137,6 +138,7 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAMES_STATUS] = GAME_SELECT "WHERE status = ?1 ORDER BY id",
 	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE " PLAYED_BY(1, 4) " AND status = ?3 "
 	    "ORDER BY id DESC LIMIT ?2",
+	[ST_GAMES_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM games",
 	[ST_GAMES_RECENT] = GAME_SELECT "WHERE status = 'finished' ORDER BY ended DESC, id DESC "
 	    "LIMIT ?1",
 	/* History: a player's finished games, oldest first; aborted games are not kept in it. */
@@ -1199,13 +1201,27 @@ int db_games_with_status(struct db *db, enum game_status status,
 	return each_game(db, st, fn, arg);
 }
 
-/* Binds a player's account id for PLAYED_BY: NULL for none (bindings outlive a reset). */
+/* Binds an owner for PLAYED_BY: an account's id, or NULL and a guest's first game id (?5). */
 static void bind_owner(sqlite3_stmt *st, int index, int64_t user_id)
 {
 	if (user_id > 0)
 		sqlite3_bind_int64(st, index, user_id);
 	else
 		sqlite3_bind_null(st, index);
+	sqlite3_bind_int64(st, 5, user_id < 0 ? -user_id : 0);
+}
+
+int64_t db_games_next_id(struct db *db)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAMES_NEXT_ID];
+	int64_t next = -1;
+
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		next = sqlite3_column_int64(st, 0);
+		rc = SQLITE_DONE;
+	}
+	return step_rows_end(db, st, rc) < 0 ? -1 : next;
 }
 
 int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_status status,
@@ -1213,6 +1229,8 @@ int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_stat
 {
 	sqlite3_stmt *st = db->stmt[ST_GAMES_OF_STATUS];
 
+	if (!user_id)
+		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	bind_owner(st, 4, user_id);
 	sqlite3_bind_int(st, 2, limit);
@@ -1235,6 +1253,8 @@ static int history_count(struct db *db, const char *name, int64_t user_id)
 	sqlite3_stmt *st = db->stmt[ST_HISTORY_COUNT];
 	int count = 0;
 
+	if (!user_id)
+		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	bind_owner(st, 4, user_id);
 	int rc = sqlite3_step(st);
@@ -1269,8 +1289,8 @@ int db_history_each(struct db *db, const char *name, int64_t user_id, int limit,
 {
 	int count = history_count(db, name, user_id);
 
-	if (count < 0)
-		return -1;
+	if (count <= 0)
+		return count;
 	return history_from(db, name, user_id, count > limit ? count - limit : 0, limit, fn, arg);
 }
 
@@ -1283,6 +1303,8 @@ static void copy_found(void *arg, int number, const struct db_game *g)
 int db_record_find(struct db *db, const char *name, int64_t user_id, int number,
     struct db_game *out)
 {
+	if (!user_id)
+		return 0;
 	if (number == DB_RECORD_LATEST) {
 		sqlite3_stmt *st = db->stmt[ST_RECORD_LATEST];
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);

@@ -68,6 +68,7 @@ struct session {
 	enum session_state state;
 	char name[SESSION_NAME_MAX + 1];
 	int64_t user_id;		/* 0 for guests */
+	int64_t games_from;		/* a guest's: the first game id it may own */
 	/* From state to registered, all that `who` reads: two cache lines a user. */
 	struct game *game;		/* being played */
 	int64_t active_ms;
@@ -601,6 +602,7 @@ int session_admin_level(const struct session *s)
 	return !s->admin ? 0 : s->admin_level > 0 ? s->admin_level : 1;
 }
 int64_t session_user_id(const struct session *s) { return s->user_id; }
+int64_t session_games_from(const struct session *s) { return s->games_from; }
 struct conn *session_conn(const struct session *s) { return s->conn; }
 struct server *session_server(const struct session *s) { return s->srv; }
 int64_t session_login_ms(const struct session *s) { return s->login_ms; }
@@ -978,6 +980,8 @@ static void login_complete(struct session *s)
 	s->state = S_ONLINE;
 	login_free(s);
 	s->login_ms = s->active_ms = server_now_ms(s->srv);
+	if (!s->user_id)
+		s->games_from = db_games_next_id(server_db(s->srv));
 	if (s->registered) {
 		struct db *db = server_db(s->srv);
 		db_var_each(db, s->user_id, load_var, s);
@@ -1008,6 +1012,8 @@ static void login_complete(struct session *s)
 	prompt(s);
 	/* A game that waited for this player goes on. */
 	struct game *g = games_find_absent(server_games(s->srv), s);
+	if (g && !s->user_id && game_id(g) > 0 && game_id(g) < s->games_from)
+		s->games_from = game_id(g);	/* the guest's own game, from its last session */
 	if (g)
 		game_player_back(g, s);
 }

@@ -114,6 +114,8 @@ bool session_admin(const struct session *s);
 /* An admin's level (0 for everyone else); an admin acts only on lower levels. */
 int session_admin_level(const struct session *s);
 int64_t session_user_id(const struct session *s);
+/* A guest's games are the id-less ones from this id on, played in its session (<= 0: none). */
+int64_t session_games_from(const struct session *s);
 /*
  * The key that lets an unregistered player back into a seat after losing
  * contact (made on first use; "" if no randomness was to be had), and

@@ -376,8 +376,15 @@ void web_api_user_games(struct server *srv, struct web_stream *st, struct evhttp
 		web_reply_error(req, 500, "out of memory");
 		return;
 	}
+	/* A name without an account owns no games: unknown to the API, as lichess's 404. */
+	int64_t owner = account_id_of(srv, name);
+	if (!owner) {
+		evbuffer_free(f.out);
+		web_reply_error(req, 404, "no such player");
+		return;
+	}
 	/* Newest first; filters look at at most web_games_per_request stored games. */
-	if (db_games_of(server_db(srv), name, account_id_of(srv, name), GAME_FINISHED, cap,
+	if (db_games_of(server_db(srv), name, owner, GAME_FINISHED, cap,
 	    filter_game, &f) < 0) {
 		evbuffer_free(f.out);
 		web_reply_error(req, 500, "the games could not be read");

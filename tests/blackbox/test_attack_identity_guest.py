@@ -166,8 +166,9 @@ class NameGivenAgain(GamesTestCase):
         z2 = self.unregistered(srv, "zed")
         self.assertEqual(self.ask(a, "resume zed"),
                          b"Only the accounts that played a stored game can resume it.\n\r")
+        # The game is not even the later zed's to find.
         self.assertEqual(self.ask(z2, "resume alice"),
-                         b"Only the accounts that played a stored game can resume it.\n\r")
+                         b"You have no adjourned game with alice.\n\r")
         out = self.ask(a, "match zed")
         self.assertIn(b"Issuing: alice (----) zed (++++) unrated", out)
         out = z2.expect(b"decline", GT)

@@ -131,8 +131,19 @@ static void rows_round_trip(void **state)
 	counted = 0;
 	assert_int_equal(db_games_with_status(t->db, GAME_ADJOURNED, count_one, NULL), 0);
 	assert_int_equal(counted, 1);
+	/* Played without an account, the game is nobody's to find by the name. */
 	counted = 0;
 	assert_int_equal(db_games_of(t->db, "Alice", 0, GAME_ADJOURNED, 10, count_one, NULL), 0);
+	assert_int_equal(counted, 0);
+	struct db_user alice;
+	assert_int_equal(db_user_add(t->db, "alice", "x", false), 0);
+	assert_int_equal(db_user_find(t->db, "alice", &alice), 1);
+	row.white_id = alice.id;
+	row.status = GAME_ADJOURNED;
+	assert_true(db_game_insert(t->db, &row) > id);
+	assert_int_equal(db_commit(t->db), 0);
+	assert_int_equal(db_games_of(t->db, "Alice", alice.id, GAME_ADJOURNED, 10, count_one, NULL),
+	    0);
 	assert_int_equal(counted, 1);
 	assert_int_equal(db_games_with_status(t->db, GAME_FINISHED, count_one, NULL), 0);
 	assert_int_equal(counted, 1);
