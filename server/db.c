@@ -138,7 +138,8 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAMES_STATUS] = GAME_SELECT "WHERE status = ?1 ORDER BY id",
 	[ST_GAMES_OF_STATUS] = GAME_SELECT "WHERE " PLAYED_BY(1, 4) " AND status = ?3 "
 	    "ORDER BY id DESC LIMIT ?2",
-	[ST_GAMES_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM games",
+	[ST_GAMES_NEXT_ID] = "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0), "
+	    "coalesce((SELECT max(id) FROM games), 0)) + 1",
 	[ST_GAMES_RECENT] = GAME_SELECT "WHERE status = 'finished' ORDER BY ended DESC, id DESC "
 	    "LIMIT ?1",
 	/* History: a player's finished games, oldest first; aborted games are not kept in it. */

@@ -234,7 +234,7 @@ int db_games_with_status(struct db *db, enum game_status status,
  */
 int db_games_of(struct db *db, const char *name, int64_t user_id, enum game_status status,
     int limit, void (*fn)(void *arg, const struct db_game *g), void *arg);
-/* One past the highest stored game id (a later game has a higher one); -1 on an error. */
+/* The id the next game will get: ids are never reused, an aborted game's neither; -1 on an error. */
 int64_t db_games_next_id(struct db *db);
 /* Finished games, the last to end first, at most limit. */
 int db_games_recent(struct db *db, int limit, void (*fn)(void *arg, const struct db_game *g),

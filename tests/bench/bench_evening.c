@@ -511,7 +511,8 @@ static bool line_expected(const char *line)
 {
 	static const char *const prefixes[] = {
 		"Creating: ", "Your reconnect key is ", "You can \"accept\" or \"decline\"",
-		"You accept the match offer from ", "Issuing: ", "No ratings adjustment done.",
+		"You accept the challenge of ", "Issuing: ", "No ratings adjustment done.",
+		"You accept the match offer from ",	/* before lasker's words */
 		"You are now observing game ", "Removing game ", "Logging you out.",
 		"Thank you for using ", "Style 12 set.", "seek set to ", "block set.",
 	};
@@ -521,7 +522,8 @@ static bool line_expected(const char *line)
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
 		if (starts(line, prefixes[i]))
 			return true;
-	return strstr(line, " accepts the match offer.") || strstr(line, "player(s) saw the seek.)") ||
+	return strstr(line, " accepts your challenge.") || strstr(line, " accepts the match offer.") ||
+	    strstr(line, "player(s) saw the seek.)") ||
 	    (strstr(line, " seeking ") && strstr(line, " to respond)")) ||
 	    (line[0] == '[' && strstr(line, "] added to your channel list.")) ||
 	    is_channel_tell(line);
