@@ -337,8 +337,10 @@ static void table_start_game(struct table *t)
 	t->target_ply = (int)(rng_next(&t->run->rng) % ABORT_ONE_IN) == 0 ? 1 :
 	    t->run->cfg.plies / 2 + (int)(rng_next(&t->run->rng) % (uint64_t)(t->run->cfg.plies + 1));
 	t->aborting = t->target_ply == 1;
+	/* Every seek asks for white, so that no two tables' seeks match each
+	 * other (FICS starts a game between two matching seeks at once). */
 	if (t->games_played++ % 4 < 2)
-		client_command(starter, K_SEEK, "seek %d 0 u", CLOCK_MINUTES);
+		client_command(starter, K_SEEK, "seek %d 0 u white", CLOCK_MINUTES);
 	else
 		client_command(starter, K_MATCH, "match %s %d 0 u", other->login.name,
 		    CLOCK_MINUTES);
