@@ -337,10 +337,10 @@ static void cmd_oldmoves(struct session *s, const struct cmd_args *a)
 static bool resumable_by(const struct db_game *g, const struct session *s,
     const struct session *other)
 {
-	bool white = !strcasecmp(g->white, session_name(s));
-	int64_t mine = white ? g->white_id : g->black_id, theirs = white ? g->black_id : g->white_id;
+	int64_t mine = session_user_id(s), theirs = session_user_id(other);
 
-	return mine && theirs && mine == session_user_id(s) && theirs == session_user_id(other);
+	return mine && theirs && ((g->white_id == mine && g->black_id == theirs) ||
+	    (g->black_id == mine && g->white_id == theirs));
 }
 
 /* Asks to resume s's adjourned game with opponent (the only one, if NULL), or agrees. */

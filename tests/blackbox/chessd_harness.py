@@ -539,6 +539,24 @@ def build_preload(test, source, what):
     return lib, work
 
 
+def start_preloaded(srv, lib, env):
+    """Starts srv with lib preloaded and env set for it alone."""
+    env = dict(env, LD_PRELOAD=lib,
+               # ASan wants its runtime first; the libraries only wrap a call or two.
+               ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") +
+                             ":verify_asan_link_order=0").lstrip(":"))
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        srv.start()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def run_admin(data_dir, *args, stdin=None):
     return subprocess.run([CHESSD, "--data", data_dir] + list(args), input=stdin,
                           capture_output=True, text=True, timeout=60)

@@ -11,7 +11,7 @@ import os
 import sqlite3
 import textwrap
 
-from chessd_harness import build_preload
+from chessd_harness import build_preload, start_preloaded
 
 FAULT_SHIM = textwrap.dedent(r"""
     #define _GNU_SOURCE
@@ -87,27 +87,8 @@ class ShimMixin:
 
     def start_faulty(self, srv):
         """Starts srv under the library; a later srv.start() runs without it."""
-        env = {"LD_PRELOAD": self.lib, "CHESSD_FAULT_FLAG": self.flag,
-               # ASan wants its runtime first; our library only wraps two calls.
-               "ASAN_OPTIONS": (os.environ.get("ASAN_OPTIONS", "") +
-                                ":verify_asan_link_order=0").lstrip(":")}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        self.addCleanup(self.no_sanitizer_report, srv)
-        try:
-            srv.start()
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-
-    def no_sanitizer_report(self, srv):
-        """Under ASan/UBSan, a report in any run's stderr fails the test."""
-        logs = srv.all_logs()
-        for word in ("AddressSanitizer", "runtime error:", "LeakSanitizer"):
-            self.assertNotIn(word, logs, logs[-6000:])
+        self.addCleanup(self.assert_no_sanitizer_report, srv)
+        start_preloaded(srv, self.lib, {"CHESSD_FAULT_FLAG": self.flag})
 
     def query(self, srv, sql, *args):
         con = sqlite3.connect(srv.db_path)

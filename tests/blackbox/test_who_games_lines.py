@@ -17,7 +17,7 @@ import sqlite3
 import textwrap
 import time
 
-from chessd_harness import build_preload, main
+from chessd_harness import build_preload, main, start_preloaded
 from games_harness import FAST, GT, GamesTestCase
 
 PW = "secret-pass-1"
@@ -93,20 +93,7 @@ class WhoGamesLines(GamesTestCase):
             f.write("%d" % ms)
 
     def start_shifted(self, srv):
-        env = {"LD_PRELOAD": self.lib, "CHESSD_CLOCK_AHEAD": self.ahead,
-               # ASan wants its runtime first; the library only wraps one call.
-               "ASAN_OPTIONS": (os.environ.get("ASAN_OPTIONS", "") +
-                                ":verify_asan_link_order=0").lstrip(":")}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        try:
-            srv.start()
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        start_preloaded(srv, self.lib, {"CHESSD_CLOCK_AHEAD": self.ahead})
 
     def server(self):
         srv = self.start_server(config=dict(FAST), tls=False, start=False)
