@@ -1,5 +1,6 @@
 /* Finding a game: seek, unseek, sought, play, match, accept, decline,
  * withdraw, pending, rematch. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "blkcmd.h"
 #include "cmd.h"
+#include "examine.h"
 #include "game.h"
 #include "lists.h"
 #include "limit.h"
@@ -23,7 +25,6 @@
 struct terms {
 	struct clock_control tc;
 	bool rated, manual, formula;
-	bool rated_asked;	/* "rated" or "unrated" was typed, not the default */
 	bool untimed_unrated;	/* rated was wanted, but an untimed game never is */
 	int color;
 	int min_rating, max_rating;
@@ -79,9 +80,9 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 		if (is_number(w) && n < 2 && !control)
 			numbers[n++] = w;
 		else if (!strcasecmp(w, "r") || !strcasecmp(w, "rated"))
-			t->rated = t->rated_asked = true;
+			t->rated = true;
 		else if (!strcasecmp(w, "u") || !strcasecmp(w, "unrated"))
-			t->rated = false, t->rated_asked = true;
+			t->rated = false;
 		else if (!strcasecmp(w, "w") || !strcasecmp(w, "white"))
 			t->color = WHITE;
 		else if (!strcasecmp(w, "b") || !strcasecmp(w, "black"))
@@ -117,15 +118,6 @@ static bool parse_terms(struct session *s, char *text, struct terms *t, char *wh
 		return false;
 	if (clock_untimed(&t->tc) && t->rated)
 		t->rated = false, t->untimed_unrated = true;	/* untimed games are never rated */
-	return true;
-}
-
-static bool may_play_rated(struct session *s, bool rated)
-{
-	if (rated && !session_registered(s)) {
-		session_printf(s, "Unregistered players cannot play rated games.\n");
-		return false;
-	}
 	return true;
 }
 
@@ -198,8 +190,9 @@ static void find_match(const struct seek *sk, void *arg)
 	if (!lists_may_play(me->owner, sk->owner) || !lists_may_play(sk->owner, me->owner) ||
 	    session_game(sk->owner) || session_examining(sk->owner))
 		return;
-	if ((sk->formula && !offers_formula_admits(sk->owner, me->owner, &sk->tc, sk->rated)) ||
-	    (me->formula && !offers_formula_admits(me->owner, sk->owner, &me->tc, me->rated)))
+	/* Neither may be one its taker would not be shown: each formula admits the other. */
+	if (!offers_formula_admits(sk->owner, me->owner, &sk->tc, sk->rated) ||
+	    !offers_formula_admits(me->owner, sk->owner, &me->tc, me->rated))
 		return;
 	m->id = sk->id;
 }
@@ -215,9 +208,11 @@ static void cmd_seek(struct session *s, const struct cmd_args *a)
 		    "[manual] [formula] [min-max]\n", why);
 		return;
 	}
-	if (!free_to_play(s, NULL, "ERROR: You can't seek a game while you are playing one.") ||
-	    !may_play_rated(s, t.rated))
+	if (!free_to_play(s, NULL, "ERROR: You can't seek a game while you are playing one."))
 		return;
+	/* lasker's com_seek: a guest's seek is unrated, whatever was asked, and nothing said. */
+	if (!session_registered(s))
+		t.rated = false;
 	struct seek proto = { .owner = s, .tc = t.tc, .rated = t.rated, .color = t.color,
 	    .manual = t.manual, .formula = t.formula, .min_rating = t.min_rating,
 	    .max_rating = t.max_rating };
@@ -273,6 +268,7 @@ static void cmd_unseek(struct session *s, const struct cmd_args *a)
 
 struct sought {
 	struct session *s;
+	bool all;
 	int shown;
 };
 
@@ -281,19 +277,18 @@ static void sought_line(const struct seek *sk, void *arg)
 	struct sought *q = arg;
 	char line[256];
 
-	if (lists_censors(q->s, sk->owner) || (sk->formula && sk->owner != q->s &&
-	    !offers_formula_admits(sk->owner, q->s, &sk->tc, sk->rated)))
+	if (!offers_seek_shown(sk, q->s, q->all))
 		return;
 	offers_seek_line(sk, false, line, sizeof line);
 	session_printf(q->s, "%s\n", line);
 	q->shown++;
 }
 
+/* sought [all]: the seeks one's formula admits, or with "all" every one. */
 static void cmd_sought(struct session *s, const struct cmd_args *a)
 {
-	struct sought q = { s, 0 };
+	struct sought q = { s, a->argc && !strcasecmp(a->argv[0], "all"), 0 };
 
-	(void)a;
 	offers_each_seek(server_offers(session_server(s)), sought_line, &q);
 	session_printf(s, "%d ad%s displayed.\n", q.shown, q.shown == 1 ? "" : "s");
 }
@@ -442,19 +437,17 @@ static void challenge(struct session *s, struct session *to, const struct clock_
 		session_printf(s, "You can't match yourself.\n");
 		return;
 	}
+	/* lasker's com_match: a game with a guest is unrated, whatever was asked, and nothing said. */
+	if (!session_registered(s) || !session_registered(to))
+		rated = false;
 	if (!free_to_play(s, NULL, "You can't challenge while you are playing a game."))
 		return;
 	if (!session_var(to, VAR_OPEN)) {
 		session_printf(s, "Player \"%s\" is not open to match requests.\n", session_name(to));
 		return;
 	}
-	if (!free_to_play(s, to, "You can't challenge while you are playing a game.") ||
-	    !may_play_rated(s, rated))
+	if (!free_to_play(s, to, "You can't challenge while you are playing a game."))
 		return;
-	if (rated && !session_registered(to)) {
-		session_printf(s, "%s is unregistered and cannot play rated games.\n", session_name(to));
-		return;
-	}
 	/* An offer the other has made us with these very terms is accepted (lasker, FICS). */
 	struct challenge *theirs = offers_find_challenge(o, to, s);
 	if (theirs && !theirs->resume_id && same_terms(theirs, tc, rated, color)) {
@@ -485,6 +478,36 @@ static void challenge(struct session *s, struct session *to, const struct clock_
 		session_printf(s, "%s\n", why);
 }
 
+/*
+ * match with one's own name opens a scratch board to analyse on, as
+ * lasker's ExamineScratch does; its words for terms it cannot take.  This
+ * server has no board categories to load from.
+ */
+static void match_self(struct session *s, char *text)
+{
+	char *save = NULL, *category = NULL, *board = NULL;
+
+	for (char *w = strtok_r(text, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (category && !board) {
+			board = w;
+		} else if (isdigit((unsigned char)w[0])) {
+			session_printf(s, "You can't specify time controls.\n");
+			return;
+		} else if (!category) {
+			category = w;
+		} else {
+			session_printf(s, "Can't interpret %s in match command.\n", w);
+			return;
+		}
+	}
+	if (category && !board)
+		session_printf(s, "You must specify a board and a category.\n");
+	else if (category)
+		session_printf(s, "No such category/board: %s/%s\n", category, board);
+	else
+		examine_start_scratch(s, false);
+}
+
 static void cmd_match(struct session *s, const struct cmd_args *a)
 {
 	struct server *srv = session_server(s);
@@ -499,6 +522,10 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 		return;
 	}
 	snprintf(text, sizeof text, "%s", a->argc > 1 ? a->argv[1] : "");
+	if (to == s) {
+		match_self(s, text);
+		return;
+	}
 	if (!text[0] && cmd_resume_adjourned(s, session_name(to)))
 		return;
 	if (!parse_terms(s, text, &t, why, sizeof why)) {
@@ -506,10 +533,7 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 		    why);
 		return;
 	}
-	/* A game with a guest is unrated unless asked otherwise (FICS). */
-	if (!t.rated_asked && !session_registered(to))
-		t.rated = false;
-	if (t.untimed_unrated && session_registered(to))
+	if (t.untimed_unrated && session_registered(s) && session_registered(to))
 		session_printf(s, "Game is untimed - reverting to unrated\n");
 	challenge(s, to, &t.tc, t.rated, t.color);
 }
@@ -687,7 +711,7 @@ const struct cmd_entry cmd_sought_entry = {
 	.args = "o",
 	.code = BLKCMD_SOUGHT,
 	.exec = cmd_sought,
-	.usage = "sought",
+	.usage = "sought [all]",
 	.summary = "The seeks on offer",
 };
 const struct cmd_entry cmd_play_entry = {

@@ -209,11 +209,17 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 	}
 }
 
-/* A seek posted with "formula" reaches only those its owner's formula admits. */
-static bool formula_shows(const struct seek *sk, struct session *to)
+bool offers_seek_shown(const struct seek *sk, struct session *to, bool all)
 {
-	return !sk->formula || to == sk->owner ||
-	    offers_formula_admits(sk->owner, to, &sk->tc, sk->rated);
+	if (to == sk->owner)
+		return true;
+	if (lists_censors(to, sk->owner))
+		return false;
+	/* A seek posted with "formula" reaches only those its owner's formula admits. */
+	if (sk->formula && !offers_formula_admits(sk->owner, to, &sk->tc, sk->rated))
+		return false;
+	/* And only those whose own formula admits it (lasker's help seek and sought). */
+	return all || offers_formula_admits(to, sk->owner, &sk->tc, sk->rated);
 }
 
 struct announce {
@@ -228,7 +234,7 @@ static void announce_seek(struct session *s, void *arg)
 
 	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
 		return;
-	if (lists_censors(s, a->sk->owner) || !formula_shows(a->sk, s))
+	if (!offers_seek_shown(a->sk, s, false))
 		return;
 	if (session_var(s, IVAR_SEEKINFO)) {
 		session_notify(s, "%s", a->machine);
@@ -328,7 +334,7 @@ void offers_send_all_seeks(struct offers *o, struct session *to)
 	session_printf(to, "<sc>\n");
 	for (int i = 0; i < o->seek_count; i++) {
 		if ((o->seeks[i]->owner == to && !session_var(to, IVAR_SHOWOWNSEEK)) ||
-		    lists_censors(to, o->seeks[i]->owner) || !formula_shows(o->seeks[i], to))
+		    !offers_seek_shown(o->seeks[i], to, false))
 			continue;
 		offers_seek_line(o->seeks[i], true, line, sizeof line);
 		session_printf(to, "%s\n", line);

@@ -49,6 +49,12 @@ void offers_unseek(struct offers *o, struct session *owner, int id);
 void offers_each_seek(struct offers *o, void (*fn)(const struct seek *s, void *arg), void *arg);
 /* Sends <sc> and every current seek as <s> to a client that just set seekinfo. */
 void offers_send_all_seeks(struct offers *o, struct session *to);
+/*
+ * Whether to may see sk (its own always): not censoring its owner, admitted
+ * by the owner's formula when sk asks for it, and, unless all ("sought
+ * all"), admitted by to's own formula.
+ */
+bool offers_seek_shown(const struct seek *sk, struct session *to, bool all);
 /* The <s> line, and the line of "sought", for a seek. */
 void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len);
 

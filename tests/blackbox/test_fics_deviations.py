@@ -57,10 +57,10 @@ class DeviationTest(GamesTestCase):
         self.assertIn(b"rated=1", self.cmd(a, "variables"))
         out = self.cmd(a, "match %s 5 0" % g.name)
         self.assertIn(b"Issuing: alice (----) %s (++++) unrated blitz 5 0." % g.name.encode(), out)
-        # asking for rated is still refused
+        # asking for rated makes it unrated too, as lasker's com_match does
         self.cmd(a, "withdraw")
         out = self.cmd(a, "match %s 5 0 rated" % g.name)
-        self.assertIn(b"is unregistered and cannot play rated games", out)
+        self.assertIn(b"Issuing: alice (----) %s (++++) unrated blitz 5 0." % g.name.encode(), out)
 
     def test_delay_is_never_an_increment(self):
         srv, a, b = self.users("alice", "bob")

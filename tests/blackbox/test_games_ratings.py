@@ -39,11 +39,13 @@ class RatingsTest(GamesTestCase):
         srv = self.users_server("alice")
         a = self.user_player(srv, "alice", "alicepw1")
         g = self.guest_player(srv)
-        self.assertIn(b"Unregistered players cannot play rated games.",
-                      self.cmd(g, "match alice 3 0 rated"))
-        self.assertIn(b"Unregistered players cannot play rated games.", self.cmd(g, "seek 3 0 rated"))
-        self.assertIn(("%s is unregistered and cannot play rated games." % g.name).encode(),
-                      self.cmd(a, "match %s 3 0 rated" % g.name))
+        # Asked for rated, a guest's game is unrated, as lasker makes it (matchproc.c, seekproc.c).
+        self.assertIn(b"unrated blitz 3 0.", self.cmd(g, "match alice 3 0 rated"))
+        self.cmd(g, "withdraw")
+        self.assertIn(b"Your seek has been posted", self.cmd(g, "seek 3 0 rated"))
+        self.cmd(g, "unseek")
+        self.assertIn(b"unrated blitz 3 0.", self.cmd(a, "match %s 3 0 rated" % g.name))
+        self.cmd(a, "withdraw")
         out = self.cmd(a, "seek 3 0 rated")
         idx = int(re.search(rb"posted with index (\d+)", out).group(1))
         self.assertIn(b"ERROR: Unregistred users cannot play rated games.", self.cmd(g, "play %d" % idx))

@@ -6,6 +6,7 @@ and both get the game start that `play` gives; any other seek is posted."""
 import re
 
 from games_harness import GT, LS, GamesTestCase, main
+from test_conformance_pychess import ask_pychess, handlers
 
 CREATED = re.compile(LS + rb"Creating: [^\n]*\n\r\{Game \d+ [^\n]*\}\n\r\n\r<12> ")
 POSTED = re.compile(rb"Your seek has been posted with index (\d+)\.")
@@ -29,10 +30,19 @@ class SeekMatch(GamesTestCase):
         for v in ("seekinfo", "seekremove"):
             self.cmd(w, "iset %s 1" % v)
         n = self.post(a, "5 0 white")
-        out = self.cmd(b, "seek 5 0")
-        self.assertTrue(out.startswith(b"Your seek matches one already posted by %s.\n\r"
-                                       b"You accept the challenge of %s.\n\r"
-                                       % (a.name.encode(), a.name.encode())), out)
+        # b runs as pychess does, in block mode, so that pychess's own parser reads its reply.
+        b.send_line("iset block 1")
+        b.expect(b"block set.\n\rfics% ", GT)
+        b.send_line("7 seek 5 0")
+        b.expect(re.compile(rb"\x157\x16155\x16(.*?)\x17", re.S), GT)
+        out = b.match.group(1)
+        b.read_for(0.3)
+        got = ask_pychess({"b": b.seen})["transcripts"]["b"]
+        # BoardManager's "Your seek (?:matches one already posted by %s|...)\." names a.
+        matched = handlers(got, "onMatchingSeekOrGetGame")
+        self.assertEqual(len(matched), 1, got)
+        self.assertEqual(matched[0]["groups"][0][0], a.name, got)
+        self.assertIn(b"You accept the challenge of %s.\n\r" % a.name.encode(), out)
         self.assertNotRegex(out, POSTED)
         self.assertRegex(out, CREATED)
         self.assertIn(b"Creating: %s (++++) %s (++++) unrated blitz 5 0" %
@@ -65,7 +75,10 @@ class SeekMatch(GamesTestCase):
         self.cmd(a, "unseek")
         self.post(c, "4 0")
         self.post(c, "4 0")
-        self.assertIn(b"2 ads displayed.", self.cmd(a, "sought"))
+        self.assertIn(b"2 ads displayed.", self.cmd(b, "sought"))
+        # a's own formula (time >= 10) hides them from a, and keeps a's seek from meeting them.
+        self.assertIn(b"0 ads displayed.", self.cmd(a, "sought"))
+        self.post(a, "4 0")
 
 
 if __name__ == "__main__":
