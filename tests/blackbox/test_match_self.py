@@ -22,6 +22,8 @@ class MatchSelf(GamesTestCase):
         self.assertEqual(self.cmd(a, "match %s 5 0" % me), b"You can't specify time controls.\n\r")
         self.assertEqual(self.cmd(a, "match %s blitz" % me),
                          b"You must specify a board and a category.\n\r")
+        # No board categories here: com_match's words for one that does not exist.
+        self.assertEqual(self.cmd(a, "match %s wild 1" % me), b"No such category/board: wild/1\n\r")
         self.assertEqual(self.cmd(a, "match %s wild 1 x" % me),
                          b"Can't interpret x in match command.\n\r")
         self.assertIn(b"Issuing:", self.cmd(b, "match %s 5 0" % me))
