@@ -14,7 +14,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_client_attack import CHESS, MARK, TIMEOUT, FakeFics  # noqa: E402
+from fake_server import CHESS, MARK, TIMEOUT, FakeFics  # noqa: E402
 
 START = b"rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR"
 
