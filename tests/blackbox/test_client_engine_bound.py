@@ -14,6 +14,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chessd_harness import SANITIZER_REPORTS  # noqa: E402
 from fake_server import CHESS, TIMEOUT, FakeFics  # noqa: E402
 
 PLIES_MAX = 17700               # UCI_POSITION_PLIES_MAX, client/uci_position.h
@@ -106,6 +107,8 @@ class EngineBound(unittest.TestCase):
                            capture_output=True, env=env, timeout=TIMEOUT)
         fake.join(TIMEOUT)
         self.assertIsNone(fake.error)
+        for report in SANITIZER_REPORTS:
+            self.assertNotIn(report.encode(), r.stderr)
         return r.returncode, r.stderr, fake.received
 
     def test_a_game_longer_than_any_is_resigned_in_one_line(self):
