@@ -134,8 +134,8 @@ static void bot_position(struct bot *b, const struct style12 *s)
 	g->ply = ply;
 	if (s->relation == REL_PLAYING_MY_MOVE && g->thinking_ply != ply && g->engine) {
 		g->thinking_ply = ply;
-		engine_go(g->engine, uci_position_text(g->position), s->clock_ms[WHITE], s->clock_ms[BLACK],
-		    s->increment_s * 1000LL, s->increment_s * 1000LL);
+		engine_go(g->engine, uci_position_text(g->position), s->clock_ms[WHITE],
+		    s->clock_ms[BLACK], s->increment_s * 1000LL, s->increment_s * 1000LL);
 	}
 }
 
