@@ -10,10 +10,10 @@
 #include <event2/event.h>
 
 #include "engine.h"
-#include "fen.h"
 #include "number.h"
 #include "san.h"
 #include "style12.h"
+#include "uci_position.h"
 
 /* One game the account plays, with the engine that plays it. */
 struct bot_game {
@@ -24,9 +24,9 @@ struct bot_game {
 	struct style12 s12;
 	struct board board;
 	int ply;
-	char *position;			/* "startpos moves ..." or "fen F moves ..." */
-	size_t position_len, position_cap;
+	struct uci_position *position;	/* what the engine is told */
 	int thinking_ply;		/* ply the engine is searching, or -1 */
+	bool given_up;			/* longer than any game: resigned, not followed */
 };
 
 struct bot {
@@ -38,23 +38,6 @@ struct bot {
 	enum ics_exit code;
 	bool seeking;
 };
-
-static int position_add(struct bot_game *g, const char *text)
-{
-	size_t n = strlen(text);
-
-	if (g->position_len + n + 1 > g->position_cap) {
-		size_t cap = (g->position_cap ? g->position_cap * 2 : 256) + n;
-		char *grown = realloc(g->position, cap);
-		if (!grown)
-			return -1;
-		g->position = grown;
-		g->position_cap = cap;
-	}
-	memcpy(g->position + g->position_len, text, n + 1);
-	g->position_len += n;
-	return 0;
-}
 
 static void post_seek(struct bot *b)
 {
@@ -111,6 +94,10 @@ static void bot_position(struct bot *b, const struct style12 *s)
 	if (!g) {
 		if (!(g = game_find(b, 0)))
 			return;			/* more games than engines: the server will not ask */
+		if (!g->position && !(g->position = uci_position_new())) {
+			fprintf(stderr, "chess: out of memory for game %d\n", s->game);
+			return;
+		}
 		if (!g->engine && !(g->engine = engine_new(b->base, b->opt.engine, b->opt.options,
 		    b->opt.option_count, &cb, g, why, sizeof why))) {
 			fprintf(stderr, "chess: %s\n", why);
@@ -120,35 +107,35 @@ static void bot_position(struct bot *b, const struct style12 *s)
 		g->number = s->game;
 		g->ply = -1;
 		g->thinking_ply = -1;
+		g->given_up = false;
 		b->seeking = false;		/* the server drops seeks when a game starts */
 	}
+	if (g->given_up)
+		return;
 	snprintf(g->opponent, sizeof g->opponent, "%s",
 	    style12_my_color(s) == WHITE ? s->black : s->white);
 	move m;
-	char uci[MOVE_TEXT_MAX + 1];
 	if (g->ply >= 0 && ply == g->ply + 1 &&
 	    san_parse(&g->board, s->san, SAN_ENGLISH, NO_TYPE, &m) == SAN_OK) {
-		uci[0] = ' ';
-		move_format_uci(m, uci + 1);
-		position_add(g, uci);
-	} else if (ply != g->ply) {
-		char fen[FEN_MAX];
-		g->position_len = 0;
-		style12_board(s, &g->board);
-		fen_format(&g->board, fen);
-		position_add(g, !strcmp(fen, FEN_START) ? "startpos moves" : "fen ");
-		if (strcmp(fen, FEN_START)) {
-			position_add(g, fen);
-			position_add(g, " moves");
+		if (uci_position_add(g->position, m) < 0) {
+			fprintf(stderr, "chess: game %d: more than %d plies, longer than any game can "
+			    "be; resigning it\n", g->number, UCI_POSITION_PLIES_MAX);
+			g->given_up = true;
+			g->thinking_ply = -1;
+			ics_command(b->ics, "resign");
+			return;
 		}
+	} else if (ply != g->ply) {
+		style12_board(s, &g->board);
+		uci_position_reset(g->position, &g->board);
 	}
 	style12_board(s, &g->board);
 	g->s12 = *s;
 	g->ply = ply;
 	if (s->relation == REL_PLAYING_MY_MOVE && g->thinking_ply != ply && g->engine) {
 		g->thinking_ply = ply;
-		engine_go(g->engine, g->position, s->clock_ms[WHITE], s->clock_ms[BLACK],
-		    s->increment_s * 1000LL, s->increment_s * 1000LL);
+		engine_go(g->engine, uci_position_text(g->position), s->clock_ms[WHITE],
+		    s->clock_ms[BLACK], s->increment_s * 1000LL, s->increment_s * 1000LL);
 	}
 }
 
@@ -160,7 +147,7 @@ static void bot_game_over(struct bot *b, int number)
 		return;
 	g->number = 0;
 	g->thinking_ply = -1;
-	g->position_len = 0;
+	g->given_up = false;
 	post_seek(b);
 }
 
@@ -305,7 +292,7 @@ void bot_free(struct bot *b)
 		return;
 	for (int i = 0; i < BOT_GAMES_MAX; i++) {
 		engine_free(b->games[i].engine);
-		free(b->games[i].position);
+		uci_position_free(b->games[i].position);
 	}
 	if (b->sigint)
 		event_free(b->sigint);

@@ -184,6 +184,45 @@ static int fit_columns(const char *s, int cols)
 	return n;
 }
 
+/* Screen rows a message takes when wrapped at cols characters. */
+static int message_rows(const char *s, int cols)
+{
+	int rows = 0;
+
+	do {
+		s += fit_columns(s, cols);
+		rows++;
+	} while (*s);
+	return rows;
+}
+
+/*
+ * The newest messages below the board, each wrapped at the screen's width
+ * (cut, a long tell or the reconnect key's instructions would be lost); the
+ * oldest one shown loses its first rows when it does not fit whole.
+ */
+static void draw_messages(const struct ui *u, int room, int cols)
+{
+	int first = u->message_count, skip = 0;
+
+	while (first > 0 && room > 0) {
+		int n = message_rows(u->messages[--first], cols);
+		skip = n > room ? n - room : 0;
+		room -= n - skip;
+	}
+	for (int i = first; i < u->message_count; i++) {
+		const char *s = u->messages[i];
+		do {
+			int n = fit_columns(s, cols);
+			if (skip > 0)
+				skip--;
+			else
+				printf("%.*s\033[K\r\n", n, s);
+			s += n;
+		} while (*s);
+	}
+}
+
 /* Whole-screen redraw: board, then the newest messages, then the input line. */
 static void redraw(struct ui *u)
 {
@@ -199,10 +238,7 @@ static void redraw(struct ui *u)
 	term_clear();
 	for (char *p = buf, *nl; *p && (nl = strchr(p, '\n')); p = nl + 1)
 		printf("%.*s\033[K\r\n", (int)(nl - p), p);
-	int room = rows - lines - 1;
-	int first = u->message_count > room ? u->message_count - room : 0;
-	for (int i = first; room > 0 && i < u->message_count; i++)
-		printf("%.*s\033[K\r\n", fit_columns(u->messages[i], cols), u->messages[i]);
+	draw_messages(u, rows - lines - 1, cols);
 	u->screen = true;
 	restore_input(u);
 }

@@ -14,6 +14,7 @@ import select
 import shutil
 import signal
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
@@ -555,6 +556,15 @@ def start_preloaded(srv, lib, env):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def db_rows(path, sql, *args):
+    """Every row of one query on the database at path, read as another process would."""
+    con = sqlite3.connect(path)
+    try:
+        return con.execute(sql, args).fetchall()
+    finally:
+        con.close()
 
 
 def run_admin(data_dir, *args, stdin=None):

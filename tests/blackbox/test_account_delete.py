@@ -9,18 +9,11 @@ import sqlite3
 import time
 
 import chessd_harness as H
+from chessd_harness import db_rows as rows
 from games_harness import FAST, GT, GamesTestCase, main
 
 PASSWORD = "secret1"
 ROOT = H.ROOT
-
-
-def rows(path, sql, *args):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 class AccountDelete(GamesTestCase):

@@ -3,19 +3,10 @@
 subcommands, what the database stores, and settings that persist."""
 import os
 import re
-import sqlite3
 
-from chessd_harness import ChessdTestCase, main, run_admin
+from chessd_harness import ChessdTestCase, db_rows, main, run_admin
 
 REGISTERED = b"You are now registered as %s.  Log out and log in again as %s to use your account."
-
-
-def db_rows(path, sql, args=()):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 class Register(ChessdTestCase):

@@ -4,9 +4,8 @@ log, admin levels (no admin acts on one of the same or a higher level), and
 a clear refusal for everyone else.  Every action reaches sessions already
 online.  asetpasswd, address bans and shutdown have files of their own."""
 import re
-import sqlite3
 
-from chessd_harness import ChessdTestCase, main
+from chessd_harness import ChessdTestCase, db_rows, main
 
 PW = "secret1"
 FAST = {"commands_per_sec": 1000, "command_burst": 1000}
@@ -32,19 +31,11 @@ class Admin(ChessdTestCase):
         return srv
 
     def log_rows(self, srv):
-        con = sqlite3.connect(srv.db_path)
-        try:
-            return con.execute("SELECT admin_id, admin, action, target_id, target, detail "
-                               "FROM admin_log ORDER BY id").fetchall()
-        finally:
-            con.close()
+        return db_rows(srv.db_path, "SELECT admin_id, admin, action, target_id, target, detail "
+                                    "FROM admin_log ORDER BY id")
 
     def user_id(self, srv, name):
-        con = sqlite3.connect(srv.db_path)
-        try:
-            return con.execute("SELECT id FROM users WHERE name = ?", (name,)).fetchone()[0]
-        finally:
-            con.close()
+        return db_rows(srv.db_path, "SELECT id FROM users WHERE name = ?", name)[0][0]
 
     def test_non_admins_are_refused_in_one_line(self):
         srv = self.server()

@@ -6,22 +6,14 @@ lists, channels, variables, aliases or tournament seat.  Nor do other
 people's entries about the old bob start applying to the new one (alice
 censored the person, not the name).  Stored games keep the old name only."""
 import re
-import sqlite3
 
 import chessd_harness as H
+from chessd_harness import db_rows as rows
 from games_harness import FAST, GT, GamesTestCase, main
 from web_harness import get
 
 PW = "secret1"
 NEWPW = "newpw123"
-
-
-def rows(path, sql, *args):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(sql, args).fetchall()
-    finally:
-        con.close()
 
 
 class DeletedAccount(GamesTestCase):

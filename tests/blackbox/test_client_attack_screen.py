@@ -14,7 +14,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_client_attack import CHESS, MARK, TIMEOUT, FakeFics  # noqa: E402
+from fake_server import CHESS, MARK, TIMEOUT, FakeFics  # noqa: E402
 
 START = b"rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR"
 
@@ -131,6 +131,36 @@ class Screen(unittest.TestCase):
         screen = self.wait_screen(r"2000\. Ng1 +Ng8")
         self.assertIn("1999. Nf3     Nf6", screen)
         self.assertIn("Game 8: alice vs. bob", screen)
+
+    def test_lines_wider_than_the_screen_wrap_below_the_board(self):
+        # A tell and the reconnect key's instructions, each wider than the 100 columns.
+        tell = b"bob tells you: " + b" ".join(b"word%03d" % i for i in range(30))
+        key = (b"Your reconnect key is 64c827dc3d17eecc000e0c3414e12571: if you lose contact, "
+               b"log in as GuestEVIL and give it as the password.")
+        fake = FakeFics([style12(START, 7, 1) + b"\n\r" + tell + b"\n\r" + key + b"\n\r"])
+        self.start(fake.port)
+        screen = self.wait_screen(r"^" + MARK.decode() + "$")
+        self.assertRegex(screen, r"\n8  r  n  b  q  k  b  n  r\n")     # the board is up
+        rows = screen.splitlines()
+        for text in (tell.decode(), key.decode()):
+            at = next(i for i, r in enumerate(rows) if r and text.startswith(r))
+            wrapped = [text[i:i + 100].rstrip() for i in range(0, len(text), 100)]
+            self.assertEqual(rows[at:at + len(wrapped)], wrapped, "none of it lost")
+
+    def test_a_line_taller_than_the_room_shows_its_end(self):
+        huge = b" ".join(b"%07d" % i for i in range(600))       # 4,799 characters, 48 rows
+        fake = FakeFics([style12(START, 7, 1) + b"\n\r" + huge + b"\n\r"],
+                        mark=b"y" * 150)
+        self.start(fake.port)
+        screen = self.wait_screen(r"^" + "y" * 50 + "$")
+        rows = screen.rstrip().splitlines()
+        self.assertEqual(rows[0], "Game 7: alice vs. bob (5 0)")    # the board stays at the top
+        self.assertEqual(rows[-3:], ["y" * 100, "y" * 50, ">"])
+        text = huge.decode()
+        tail = rows[rows.index("   a  b  c  d  e  f  g  h") + 2:-3]      # below White's clock
+        self.assertTrue(tail and len(tail) < 48, tail)
+        wrapped = [text[i:i + 100].rstrip() for i in range(0, len(text), 100)]
+        self.assertEqual(tail, wrapped[-len(tail):], "the rows that fit, from the end")
 
 
 if __name__ == "__main__":

@@ -4,19 +4,15 @@ server sends, nothing reaches the user's terminal that could retitle, clear,
 recolour or reorder it.  The server here is a small fake that logs the
 client in, answers its set-up in block mode, then sends escape sequences."""
 import os
-import re
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
-import threading
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-CHESS = os.environ.get("CHESS") or os.path.join(ROOT, "build", "bin", "chess")
-TIMEOUT = float(os.environ.get("CHESSD_TEST_TIMEOUT", "10")) * 3
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fake_server import CHESS, TIMEOUT, FakeFics  # noqa: E402
 
 EVIL = [
     b"\x1b]0;pwned-title\x07",              # OSC: set the window title
@@ -33,64 +29,10 @@ EVIL = [
 MARK = b"END-OF-EVIL"
 
 
-class FakeServer(threading.Thread):
-    """One connection: login as a guest, block-mode set-up answered, then EVIL."""
-
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(1)
-        self.sock.settimeout(TIMEOUT)
-        self.port = self.sock.getsockname()[1]
-        self.error = None
-        self.received = b""
-
-    def lines(self, conn):
-        buf = b""
-        while True:
-            while b"\n" not in buf:
-                data = conn.recv(4096)
-                if not data:
-                    return
-                self.received += data
-                buf += data
-            line, buf = buf.split(b"\n", 1)
-            yield line.rstrip(b"\r")
-
-    def run(self):
-        try:
-            conn, _ = self.sock.accept()
-            conn.settimeout(TIMEOUT)
-            with conn:
-                self.converse(conn)
-        except Exception as e:      # reported by the test
-            self.error = e
-        finally:
-            self.sock.close()
-
-    def converse(self, conn):
-        conn.sendall(b"\x1b]0;pwned-title\x07\x1b[2JWelcome\n\rlogin: ")
-        lines = self.lines(conn)
-        next(lines)                                     # the name
-        conn.sendall(b'Press return to enter the server as "GuestEVIL":\n\r')
-        next(lines)                                     # the empty line
-        conn.sendall(b"**** Starting FICS session as GuestEVIL(U) ****\n\rfics% ")
-        for line in lines:
-            if line == b"iset block 1":
-                conn.sendall(b"block set.\n\rfics% ")
-                continue
-            m = re.match(rb"(\d+) (.*)", line)
-            if not m:
-                continue
-            ident, command = m.group(1), m.group(2)
-            if command == b"quit":
-                conn.sendall(b"\x15%s\x1671\x16Logging you out.\n\r\x17\n\r" % ident)
-                return
-            conn.sendall(b"\x15%s\x160\x16ok\n\r\x17\n\rfics%% " % ident)
-            if command == b"style 12":                  # the last set-up command
-                conn.sendall(b"".join(b"\n\r" + e + b"\n\rfics% " for e in EVIL) +
-                             b"\n\r" + MARK + b"\n\rfics% ")
+def evil_server():
+    """Login as a guest, block-mode set-up answered, then EVIL (and around the login too)."""
+    return FakeFics(b"".join(b"\n\r" + e + b"\n\rfics% " for e in EVIL),
+                    welcome=b"\x1b]0;pwned-title\x07\x1b[2JWelcome\n\rlogin: ", mark=MARK)
 
 
 def assert_harmless(test, out):
@@ -106,8 +48,7 @@ class HostileServer(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.home, True)
         self.env = dict(os.environ, HOME=self.home, XDG_CONFIG_HOME=self.home, LANG="C.UTF-8",
                         LC_ALL="C.UTF-8")
-        self.fake = FakeServer()
-        self.fake.start()
+        self.fake = evil_server()
 
     def test_script_mode_output(self):
         r = subprocess.run([CHESS, "--plain", "--port", str(self.fake.port), "127.0.0.1"],

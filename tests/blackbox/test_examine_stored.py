@@ -4,8 +4,8 @@
 lessons with several examiners (mexamine), where an examiner who leaves
 hands the board to the next."""
 import re
-import sqlite3
 
+from chessd_harness import db_rows
 from games_harness import GamesTestCase, parse12, main, GT
 
 
@@ -33,8 +33,7 @@ class StoredBase(GamesTestCase):
         self.coach = self.guest_player(self.srv)
 
     def games_rows(self):
-        with sqlite3.connect(self.srv.db_path) as db:
-            return db.execute("SELECT id, status FROM games ORDER BY id").fetchall()
+        return db_rows(self.srv.db_path, "SELECT id, status FROM games ORDER BY id")
 
 
 class Stored(StoredBase):

@@ -5,15 +5,8 @@ import os
 import sqlite3
 
 from chessd_harness import ROOT
+from chessd_harness import db_rows as rows
 from games_harness import GamesTestCase, main
-
-
-def rows(path, sql):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 class GameIds(GamesTestCase):

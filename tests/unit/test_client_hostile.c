@@ -18,6 +18,10 @@
 #include "movelist.h"
 #include "proto.h"
 #include "style12.h"
+#include "uci_position.h"
+#include "board.h"
+#include "fen.h"
+#include "san.h"
 
 #define START_LINE "<12> rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR " \
 	"W -1 1 1 1 1 0 7 alice bob 1 5 0 39 39 300000 300000 1 none (0:00.000) none 0 1 0"
@@ -239,6 +243,51 @@ static void test_movelist_too_long(void **state)
 	free(ml);
 }
 
+/*
+ * The engine's position line holds a game as long as any can be and refuses
+ * the next move, unchanged: no server can make it grow without end.
+ */
+static void test_engine_position_bounded(void **state)
+{
+	static const char *const shuffle[4] = { "Nf3", "Nf6", "Ng1", "Ng8" };
+	struct uci_position *p = uci_position_new();
+	struct board b;
+	move m;
+	char err[64];
+
+	(void)state;
+	assert_non_null(p);
+	assert_string_equal(uci_position_text(p), "");
+	board_start(&b);
+	assert_int_equal(san_parse(&b, "e4", SAN_ENGLISH, NO_TYPE, &m), SAN_OK);
+	assert_int_equal(uci_position_add(p, m), -1);	/* no start position yet */
+	uci_position_reset(p, &b);
+	assert_string_equal(uci_position_text(p), "startpos moves");
+	for (int ply = 0; ply < UCI_POSITION_PLIES_MAX; ply++) {
+		assert_int_equal(san_parse(&b, shuffle[ply % 4], SAN_ENGLISH, NO_TYPE, &m), SAN_OK);
+		assert_int_equal(uci_position_add(p, m), 0);
+		board_make(&b, m);
+	}
+	assert_int_equal(uci_position_plies(p), UCI_POSITION_PLIES_MAX);
+	size_t len = strlen(uci_position_text(p));
+	assert_int_equal(len, strlen("startpos moves") + (size_t)UCI_POSITION_PLIES_MAX * 5);
+	assert_int_equal(san_parse(&b, shuffle[UCI_POSITION_PLIES_MAX % 4], SAN_ENGLISH, NO_TYPE, &m),
+	    SAN_OK);
+	assert_int_equal(uci_position_add(p, m), -1);
+	assert_int_equal(uci_position_plies(p), UCI_POSITION_PLIES_MAX);
+	assert_int_equal(strlen(uci_position_text(p)), len);
+	assert_string_equal(uci_position_text(p) + len - 10, " f3g1 f6g8");
+	/* Another start: a set-up position goes by its FEN. */
+	assert_int_equal(fen_parse(&b, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", err, sizeof err), 0);
+	uci_position_reset(p, &b);
+	assert_int_equal(uci_position_plies(p), 0);
+	assert_string_equal(uci_position_text(p), "fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves");
+	assert_int_equal(san_parse(&b, "e4", SAN_ENGLISH, NO_TYPE, &m), SAN_OK);
+	assert_int_equal(uci_position_add(p, m), 0);
+	assert_string_equal(uci_position_text(p), "fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4");
+	uci_position_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_fields_out_of_range_refused),
 		cmocka_unit_test(test_view_moves_bounded),
 		cmocka_unit_test(test_movelist_too_long),
+		cmocka_unit_test(test_engine_position_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
