@@ -1595,8 +1595,10 @@ void tournaments_account_deleted(struct tournaments *ts, int64_t user_id)
 			remove_entrant(t, p);
 			continue;
 		}
-		/* The entry stays (withdrawn) under the old id, which is never reused. */
+		/* The entry stays (withdrawn) under the old id, which is never reused;
+		 * the byes it asked for went with the account's rows. */
 		t->entrants[p].deleted = true;
+		memset(t->core->players[p].requested, 0, sizeof t->core->players[p].requested);
 		const struct tourney_round *rd = &t->core->rounds[t->core->rounds_paired];
 		for (int b = 0; t->core->rounds_paired && b < rd->ngames; b++)
 			if (t->boards[b].state == BOARD_WAITING)

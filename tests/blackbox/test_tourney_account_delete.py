@@ -43,12 +43,14 @@ class DeletedEntrant(TourneyTestCase):
             srv.useradd(n, PASSWORD)
         return srv
 
-    def entered(self, srv, names, line):
+    def entered(self, srv, names, line, before_start=None):
         root = self.login(srv, "root")
         clients = {n: self.login(srv, n) for n in names}
         tid = self.create(root, line)
         for n in names:
             self.assertIn(b"You join tourney", self.cmd(clients[n], "tourney join %d" % tid))
+        if before_start:
+            self.cmd(clients[before_start[0]], before_start[1] % tid)
         self.cmd(root, "tourney start %d" % tid)
         return root, clients, tid
 
@@ -117,9 +119,10 @@ class DeletedEntrant(TourneyTestCase):
         names = ["swa", "swb", "swc", "swd"]
         srv = self.server(names)
         srv.start()
-        root, clients, tid = self.entered(srv, names, "Open swiss 3 5 0 unrated")
-        boards, _, _ = self.wait_round(root, tid, 1)
         gone = "swc"
+        root, clients, tid = self.entered(srv, names, "Open swiss 3 5 0 unrated",
+                                          before_start=(gone, "tourney bye %d 3"))
+        boards, _, _ = self.wait_round(root, tid, 1)
         mine = self.board_of(boards, gone)
         other = next(b for b in boards if b is not mine)
         opp = mine["white"] if mine["black"] == gone else mine["black"]
@@ -128,6 +131,9 @@ class DeletedEntrant(TourneyTestCase):
         clients[opp] = self.login(srv, opp)
         self.assertIn(gone.encode(), self.cmd(clients[opp], "stored"))
         del clients[gone]
+        line = next(l for l in text(self.cmd(root, "tourney trf %d" % tid)).splitlines()
+                    if l.startswith("001") and gone in l)
+        self.assertEqual(line[111:119], "0000 - H", line)
         out = self.cmd(root, "remplayer " + gone)
         self.assertIn(b"Account swc deleted.", out)
         # Round 1 is complete: the board is a forfeit, round 2 is paired without swc.
@@ -140,6 +146,17 @@ class DeletedEntrant(TourneyTestCase):
         self.assertIsNone(self.board_of(r1, gone)["game"])
         self.check_deleted_game(srv, gone)
         self.assertIn(b"%s has no adjourned games." % opp.encode(), self.cmd(clients[opp], "stored"))
+        # The report is what the database holds: a restart gives the same, and
+        # the bye swc asked for in round 3 went with the account.
+        trf = text(self.cmd(root, "tourney trf %d" % tid))
+        line = next(l for l in trf.splitlines() if l.startswith("001") and gone in l)
+        self.assertEqual(line[111:119].strip(), "", line)
+        srv.stop()
+        srv.start()
+        root = self.login(srv, "root")
+        self.assertEqual(text(self.cmd(root, "tourney trf %d" % tid)), trf)
+        clients = {n: self.login(srv, n) for n in names if n != gone}
+        self.wait_round(root, tid, 2)
         new = self.check_inherits_nothing(srv, tid, gone, 3)
         self.finish(root, clients, tid, 2, 3, gone, random.Random(5))
         self.assertNotIn(b"Creating", new.read_for(0.2))
