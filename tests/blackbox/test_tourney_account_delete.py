@@ -251,6 +251,31 @@ class DeletedEntrant(TourneyTestCase):
         self.assertEqual([r[2] for r in players[gone]["rounds"]], ["-"] * 3)
         srv.stop()
 
+    def test_remplayer_before_move_two(self):
+        """A game the deletion aborts (one move made) is no row, and its
+        board is a forfeit all the same, not replayed."""
+        names = ["mva", "mvb", "mvc", "mvd"]
+        srv = self.server(names)
+        srv.start()
+        root, clients, tid = self.entered(srv, names, "One swiss 1 5 0 unrated")
+        boards, _, _ = self.wait_round(root, tid, 1)
+        gone = "mvd"
+        mine = self.board_of(boards, gone)
+        self.move(clients[mine["white"]], clients[mine["black"]], "e4")
+        self.assertIn(b"Account mvd deleted.", self.cmd(root, "remplayer " + gone))
+        opp = mine["white"] if mine["black"] == gone else mine["black"]
+        clients[opp].expect(b"Game aborted: mvd's account was deleted", GT)
+        other = next(b for b in boards if b is not mine)
+        self.play_board(clients, other, "1-0")
+        self.wait_state(root, tid, "finished")
+        _, r1, _, _ = self.pairings(root, tid, 1)
+        self.assertEqual(self.board_of(r1, gone)["result"], self.forfeit_of(mine, gone))
+        self.assertEqual(rows(srv.db_path, "SELECT count(*) FROM games"), [(1,)])
+        rounds = self.all_rounds(root, tid, 1)
+        _, st = self.check_standings(root, tid, rounds, names)
+        self.check_trf(root, tid, rounds, st, 1)
+        srv.stop()
+
 
 if __name__ == "__main__":
     H.main()
