@@ -141,10 +141,13 @@ size_t trf_export(const struct tourney *t, const enum tiebreak *order, int norde
 				put_round(lines[p], r, 0, '-', '-');
 		}
 	}
+	/* Byes asked for rounds to come, as the pairing will grant them: not to the withdrawn. */
 	for (int p = 1; p <= n; p++) {
+		const struct tourney_player *pl = &t->players[p];
 		for (int r = t->rounds_paired + 1; r <= TOURNEY_ROUNDS_MAX; r++)
-			if (t->players[p].requested[r] != TOURNEY_BYE_NONE)
-				put_round(lines[p], r, 0, '-', bye_letter(t->players[p].requested[r]));
+			if (pl->requested[r] != TOURNEY_BYE_NONE &&
+			    !(pl->withdrawn_round > 0 && r >= pl->withdrawn_round))
+				put_round(lines[p], r, 0, '-', bye_letter(pl->requested[r]));
 	}
 	/* Rank: the standings everyone is shown, tie-breaks included. */
 	if (!(rows = calloc((size_t)(t->nplayers > n ? t->nplayers : n) + 1, sizeof *rows)))

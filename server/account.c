@@ -27,9 +27,11 @@ void account_forget(struct server *srv, int64_t user_id)
 {
 	if (user_id <= 0)
 		return;
-	/* The game first, while its player is still there to be told how it ended. */
-	games_each(server_games(srv), forget_in_game, &user_id);
+	/* The tournaments first, so that a game the account is playing there ends
+	 * as the forfeit its board becomes; then the games, while the player is
+	 * still there to be told how they ended. */
 	tournaments_account_deleted(server_tournaments(srv), user_id);
+	games_each(server_games(srv), forget_in_game, &user_id);
 	lists_forget(srv, user_id);
 	/* One session per account: a new login of the same account replaces the old. */
 	struct session *found = server_find_account(srv, user_id);

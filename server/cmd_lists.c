@@ -152,12 +152,11 @@ static void change_personal(struct session *s, enum list_kind k, const char *nam
 	struct member m;
 	int rc;
 
-	if (!add && (m.id = lists_find_named(s, k, name))) {
-		/* Removing works by the name shown, also for a player since gone. */
-		snprintf(m.name, sizeof m.name, "%s", name);
-	} else if (!find_member(s, name, false, &m)) {
+	/* Removing works by the name shown, also for a player since gone; the
+	 * answer names the entry as the list has it, as lasker does. */
+	if ((add || !(m.id = lists_find_named(s, k, name, m.name, sizeof m.name))) &&
+	    !find_member(s, name, false, &m))
 		return;
-	}
 	if (add) {
 		rc = lists_add(s, k, m.id, m.name);
 		if (rc == 1)

@@ -12,7 +12,8 @@ enum stmt {
 	ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
 	ST_USER_FIND, ST_USER_ADD, ST_USER_REMOVE, ST_USER_PASSWORD, ST_USER_ADMIN,
 	ST_USER_TOUCH, ST_USER_COMPUTER,
-	ST_USER_DROP_ENTRIES, ST_USER_DROP_BYES, ST_USER_WITHDRAW, ST_USER_DELETED,
+	ST_USER_DROP_ENTRIES, ST_USER_DROP_BYES, ST_USER_WITHDRAW, ST_USER_FORFEIT_BOARDS,
+	ST_USER_DELETED,
 	ST_USER_END_ADJOURNED, ST_USER_DROP_ADJOURNED,
 	ST_DELETED_SINCE, ST_DELETED_LAST,
 	ST_SAVEPOINT, ST_SAVEPOINT_RELEASE, ST_SAVEPOINT_ROLLBACK,
@@ -48,6 +49,9 @@ enum stmt {
  */
 #define PLAYED_BY(n, i) "((white = ?" #n " COLLATE NOCASE AND white_id IS ?" #i ") OR " \
 	"(black = ?" #n " COLLATE NOCASE AND black_id IS ?" #i ")) AND id >= ?5"
+/* The start number of account ?1 in the tournament of the row at hand. */
+#define START_NO "(SELECT start_no FROM tourney_players p WHERE p.tourney_id = " \
+	"tourney_pairings.tourney_id AND p.user_id = ?1)"
 #define GAME_SELECT "SELECT id, white, black, white_id, black_id, white_rating, black_rating, " \
 	"rated, category, time_control, start_fen, started, ended, status, result, reason, " \
 	"termination, white_clock, black_clock, clock_ply FROM games "
@@ -84,6 +88,12 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_USER_WITHDRAW] = "UPDATE tourney_players SET withdrawn_round = (SELECT current_round + 1 "
 	    "FROM tourneys WHERE tourneys.id = tourney_id) WHERE user_id = ?1 AND withdrawn_round = 0 "
 	    "AND tourney_id IN (SELECT id FROM tourneys WHERE state IN ('running', 'paused'))",
+	/* Its boards of a running round with no result yet are lost by forfeit, with no
+	 * game: the one it adjourned there ends below, as any adjourned game does. */
+	[ST_USER_FORFEIT_BOARDS] = "UPDATE tourney_pairings SET game_id = NULL, result = "
+	    "CASE WHEN white = " START_NO " THEN '-+' ELSE '+-' END WHERE result = '*' AND "
+	    "black != 0 AND " START_NO " IN (white, black) AND round = (SELECT current_round "
+	    "FROM tourneys WHERE id = tourney_id AND state IN ('running', 'paused'))",
 	[ST_USER_DELETED] = "INSERT INTO deleted_users (user_id, name, deleted) "
 	    "VALUES (?1, ?2, strftime('%s','now'))",
 	/* Nobody can resume them now (resume takes both accounts): they end as a live game
@@ -94,11 +104,11 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "reason = CASE WHEN white_id = ?1 THEN white ELSE black END || "
 	    "' forfeits: the account was deleted', termination = 'abandoned', "
 	    "ended = strftime('%s','now') WHERE (status = 'adjourned' OR "
-	    "(?2 AND status = 'active')) AND tourney_id IS NULL AND "
+	    "(?2 AND status = 'active')) AND "
 	    "(white_id = ?1 OR black_id = ?1) AND (SELECT count(*) FROM moves "
 	    "WHERE game_id = games.id) >= 2",
 	[ST_USER_DROP_ADJOURNED] = "DELETE FROM games WHERE (status = 'adjourned' OR "
-	    "(?2 AND status = 'active')) AND tourney_id IS NULL AND (white_id = ?1 OR black_id = ?1)",
+	    "(?2 AND status = 'active')) AND (white_id = ?1 OR black_id = ?1)",
 	[ST_DELETED_SINCE] = "SELECT id, user_id FROM deleted_users WHERE id > ?1 ORDER BY id",
 	[ST_DELETED_LAST] = "SELECT coalesce(max(id), 0) FROM deleted_users",
 	[ST_SAVEPOINT] = "SAVEPOINT one_change",
@@ -585,6 +595,7 @@ int db_user_remove(struct db *db, const char *name, bool no_server, int64_t *id_
 	if (write_id(db, ST_USER_DROP_ENTRIES, user.id) < 0 ||
 	    write_id(db, ST_USER_DROP_BYES, user.id) < 0 ||
 	    write_id(db, ST_USER_WITHDRAW, user.id) < 0 ||
+	    write_id(db, ST_USER_FORFEIT_BOARDS, user.id) < 0 ||
 	    end_games(db, user.id, no_server) < 0 || step_done(db, st) < 0 ||
 	    write_id(db, ST_USER_REMOVE, user.id) < 0) {
 		db_savepoint_end(db, false);

@@ -243,13 +243,16 @@ int lists_count(const struct session *owner, enum list_kind kind)
 	return set && kind < LIST_PERSONAL_COUNT ? set->count[kind] : 0;
 }
 
-int64_t lists_find_named(const struct session *owner, enum list_kind kind, const char *name)
+int64_t lists_find_named(const struct session *owner, enum list_kind kind, const char *name,
+    char *stored, size_t len)
 {
 	const struct list_set *set = set_of(owner);
 
 	for (int i = 0; set && i < set->count[kind]; i++)
-		if (!strcasecmp(set->entries[kind][i].name, name))
+		if (!strcasecmp(set->entries[kind][i].name, name)) {
+			snprintf(stored, len, "%s", set->entries[kind][i].name);
 			return set->entries[kind][i].id;
+		}
 	return 0;
 }
 

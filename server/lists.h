@@ -12,6 +12,7 @@
 #define CHESSD_LISTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct server;
@@ -51,8 +52,9 @@ int lists_add(struct session *owner, enum list_kind kind, int64_t id, const char
 /* Remove: 0 removed, 1 not there, -1 not stored. */
 int lists_remove(struct session *owner, enum list_kind kind, int64_t id);
 bool lists_has(const struct session *owner, enum list_kind kind, int64_t id);
-/* The entry with this name (any case), or 0. */
-int64_t lists_find_named(const struct session *owner, enum list_kind kind, const char *name);
+/* The entry with this name (any case), or 0; stored gets its name as the list keeps it. */
+int64_t lists_find_named(const struct session *owner, enum list_kind kind, const char *name,
+    char *stored, size_t len);
 int lists_count(const struct session *owner, enum list_kind kind);
 void lists_each(const struct session *owner, enum list_kind kind,
     void (*fn)(void *arg, int64_t id, const char *name), void *arg);

@@ -41,6 +41,7 @@ struct entrant {
 	int64_t user_id;
 	int joined;		/* order of joining */
 	bool paused;
+	bool deleted;		/* the account is gone: what it had left to play is forfeited */
 };
 
 enum board_state { BOARD_WAITING, BOARD_PLAYING, BOARD_DONE };
@@ -1045,6 +1046,26 @@ static void tick(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/*
+ * Settles board b by forfeit when a side's account was deleted, whatever its
+ * game's state: not begun, adjourned, or just ended by the deletion (a
+ * forfeit, not a game: no game is linked to the board).  False when both
+ * accounts are still there.
+ */
+static bool deleted_forfeit(struct tournament *t, int b)
+{
+	const struct tourney_game *g = &t->core->rounds[t->core->rounds_paired].games[b];
+	bool w_gone = t->entrants[g->white].deleted, b_gone = t->entrants[g->black].deleted;
+
+	if (!w_gone && !b_gone)
+		return false;
+	t->boards[b].game_id = 0;
+	record_result(t, b, w_gone && b_gone ? TOURNEY_RESULT_DOUBLE_FORFEIT :
+	    w_gone ? TOURNEY_RESULT_BLACK_FORFEIT : TOURNEY_RESULT_WHITE_FORFEIT,
+	    "(forfeit: the account was deleted)");
+	return true;
+}
+
 void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
     int64_t game_id, enum result r, enum game_status status)
 {
@@ -1058,6 +1079,10 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 		return;
 	}
 	struct tboard *bd = &t->boards[board - 1];
+	if (deleted_forfeit(t, board - 1)) {
+		schedule(ts, 0);
+		return;
+	}
 	if (status == GAME_FINISHED && r != RESULT_NONE) {
 		bd->game_id = game_id;
 		record_result(t, board - 1, r == RESULT_WHITE_WINS ? TOURNEY_RESULT_WHITE_WINS :
@@ -1092,6 +1117,10 @@ void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, 
 	}
 	struct tboard *bd = &t->boards[board - 1];
 	int limit = server_config(srv)->limits.tourney_aborts;
+	if (deleted_forfeit(t, board - 1)) {
+		schedule(ts, 0);
+		return;
+	}
 	for (int c = WHITE; c <= BLACK; c++)
 		if (by < 0 || by == c)
 			bd->aborts[c]++;
@@ -1131,7 +1160,8 @@ static void load_player(void *arg, const struct db_tourney_player *row)
 		return;
 	}
 	t->core->players[p].withdrawn_round = row->withdrawn_round;
-	t->entrants[p] = (struct entrant){ row->user_id, row->joined, row->paused };
+	t->entrants[p] = (struct entrant){ .user_id = row->user_id, .joined = row->joined,
+	    .paused = row->paused };
 	if (row->joined >= t->next_joined)
 		t->next_joined = row->joined + 1;
 }
@@ -1394,7 +1424,8 @@ void tournament_join(struct tournament *t, struct session *s)
 		return;
 	int p = tourney_player_add(c, session_name(s),
 	    rating_games(&r) ? (int)(r.value.rating + 0.5) : 0);
-	t->entrants[p] = (struct entrant){ session_user_id(s), t->next_joined++, false };
+	t->entrants[p] = (struct entrant){ .user_id = session_user_id(s),
+	    .joined = t->next_joined++ };
 	save_player(t, p);
 	reply(t, s, "You join tourney %lld (%s); %d players so far.\n", (long long)t->id, c->name,
 	    c->nplayers);
@@ -1543,6 +1574,13 @@ static void withdraw(struct tournament *t, int p, struct session *s)
 	schedule(t->owner, 0);
 }
 
+/*
+ * The database side (db_user_remove()) has already ended the account's
+ * adjourned games and forfeited its boards of the current round; memory
+ * follows: each board of the round it has not finished is a forfeit now,
+ * and a game it is playing becomes one as it ends (account_forget() ends
+ * it next, through tournament_game_over() or tournament_game_aborted()).
+ */
 void tournaments_account_deleted(struct tournaments *ts, int64_t user_id)
 {
 	for (int i = 0; ts && i < ts->count; i++) {
@@ -1555,10 +1593,18 @@ void tournaments_account_deleted(struct tournaments *ts, int64_t user_id)
 		if (t->state == TOURNAMENT_CREATED) {
 			announce(t, "%s leaves: the account was deleted.", t->core->players[p].name);
 			remove_entrant(t, p);
-		} else if (!t->core->players[p].withdrawn_round) {
-			withdraw(t, p, NULL);
+			continue;
 		}
-		/* The entry stays (withdrawn) under the old id, which is never reused. */
+		/* The entry stays (withdrawn) under the old id, which is never reused;
+		 * the byes it asked for went with the account's rows. */
+		t->entrants[p].deleted = true;
+		memset(t->core->players[p].requested, 0, sizeof t->core->players[p].requested);
+		const struct tourney_round *rd = &t->core->rounds[t->core->rounds_paired];
+		for (int b = 0; t->core->rounds_paired && b < rd->ngames; b++)
+			if (t->boards[b].state == BOARD_WAITING)
+				deleted_forfeit(t, b);
+		if (!t->core->players[p].withdrawn_round)
+			withdraw(t, p, NULL);
 	}
 }
 

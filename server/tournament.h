@@ -73,7 +73,9 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, int board, int by);
 
 /* An account was deleted: it directs nothing, leaves tournaments not
- * started, and is withdrawn from running ones (account.c calls this). */
+ * started, and is withdrawn from running ones, where every game it had
+ * left to play in the current round, live, adjourned or not begun, is lost
+ * by forfeit (account.c calls this before it ends the account's games). */
 void tournaments_account_deleted(struct tournaments *ts, int64_t user_id);
 
 /*

@@ -125,6 +125,28 @@ static void test_columns(void **state)
 	free(t);
 }
 
+/* A bye asked for a round the player has withdrawn from is not reported (nor granted). */
+static void test_withdrawn_bye_not_reported(void **state)
+{
+	struct tourney *t = sample();
+	char *text, line[512];
+
+	(void)state;
+	t->players[3].requested[5] = TOURNEY_BYE_HALF;
+	t->players[3].withdrawn_round = 5;
+	text = export_all(t);
+	text_line(text, 5, line, sizeof line);
+	expect_cols(line, 122, 129, "0000 - Z");
+	assert_int_equal(strlen(line), 129);
+	free(text);
+	t->players[3].withdrawn_round = 4;
+	text = export_all(t);
+	text_line(text, 5, line, sizeof line);
+	assert_int_equal(strlen(line), 109);
+	free(text);
+	free(t);
+}
+
 static void expect_round_trip(const struct tourney *t)
 {
 	struct tourney *back = calloc(1, sizeof *back);
@@ -300,6 +322,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_withdrawn_bye_not_reported),
 		cmocka_unit_test(test_rank_is_the_standings),
 		cmocka_unit_test(test_round_trip_sample),
 		cmocka_unit_test(test_round_trip_swiss),
