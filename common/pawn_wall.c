@@ -22,6 +22,15 @@
  * when the winner may promote, when the winner might mate in some state,
  * or when it meets more structures than it may visit.
  *
+ * Tempo: where one side can move nothing but its king (no piece, no pawn
+ * with a push or a capture), the other king, after each of its moves,
+ * stands only where that side still has a move; elsewhere the game is over
+ * (stalemate, or a mate the test below sees from one step further, taken
+ * only when the step uncovers a check).  A king taking a pawn to such a
+ * square ends the game too, and is no edge, but the winner's when it may
+ * uncover a check.  With castling rights left (a king steps two squares)
+ * none of this applies.
+ *
  * The mate test: the loser's king on a square k of its region can be mated
  * only if some choice of squares for the winner's pieces (each within its
  * region, its king not beside k) checks k and leaves every flight square
