@@ -26,10 +26,10 @@
  * with a push or a capture), the other king, after each of its moves,
  * stands only where that side still has a move; elsewhere the game is over
  * (stalemate, or a mate the test below sees from one step further, taken
- * only when the step uncovers a check).  A king taking a pawn to such a
- * square ends the game too, and is no edge, but the winner's when it may
- * uncover a check.  With castling rights left (a king steps two squares)
- * none of this applies.
+ * only when the step uncovers a check).  A king taking a pawn onto such a
+ * square ends the game too, so it is no edge, unless it is the winner's
+ * king and the step may uncover a check.  With castling rights left (a
+ * king steps two squares) none of this applies.
  *
  * The mate test: the loser's king on a square k of its region can be mated
  * only if some choice of squares for the winner's pieces (each within its
