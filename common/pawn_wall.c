@@ -22,6 +22,15 @@
  * when the winner may promote, when the winner might mate in some state,
  * or when it meets more structures than it may visit.
  *
+ * Tempo: where one side can move nothing but its king (no piece, no pawn
+ * with a push or a capture), the other king, after each of its moves,
+ * stands only where that side still has a move; elsewhere the game is over
+ * (stalemate, or a mate the test below sees from one step further, taken
+ * only when the step uncovers a check).  A king taking a pawn onto such a
+ * square ends the game too, so it is no edge, unless it is the winner's
+ * king and the step may uncover a check.  With castling rights left (a
+ * king steps two squares) none of this applies.
+ *
  * The mate test: the loser's king on a square k of its region can be mated
  * only if some choice of squares for the winner's pieces (each within its
  * region, its king not beside k) checks k and leaves every flight square
@@ -64,6 +73,7 @@ struct wall {
 	enum color winner;
 	enum color root_side;	/* to move in the position asked about */
 	int root_ep;		/* its en passant square, or SQ_NONE */
+	bool castles;		/* some king may still castle: it steps two squares */
 	int npieces;		/* the two kings first, white's then black's */
 	enum wall_class class_of[WALL_PIECES_MAX];
 	enum color color_of[WALL_PIECES_MAX];
@@ -166,9 +176,53 @@ static bitboard wall_sure_guard(const struct wall *w, const struct wall_state *s
 	return sure;
 }
 
+/* Whether colour c may only move its king while the pawns are as in s: no
+ * piece of its own, no pawn with a square ahead, nothing a pawn may take. */
+static bool wall_king_only(const struct wall *w, const struct wall_state *s, enum color c)
+{
+	bitboard pawns = s->pawns[WHITE] | s->pawns[BLACK], prey = s->pawns[!c];
+
+	if (w->castles)
+		return false;
+	for (int i = 2; i < w->npieces; i++) {
+		if (w->color_of[i] == c && s->region[i])
+			return false;
+		if (w->color_of[i] != c)
+			prey |= s->region[i];
+	}
+	if (c != w->winner && s->promoted)
+		return false;
+	if (c == w->winner)
+		prey |= s->promoted_region;
+	return !(bb_push(s->pawns[c], c) & ~pawns) &&
+	    !(bb_pawn_attacks(s->pawns[c], c) & prey);
+}
+
+/* Where the other king may stand with colour c to move, c moving its king
+ * alone, so that c still has a move: its king on a square of its region
+ * not beside it, with a step it may take that is not beside it either.
+ * Elsewhere c has no move and the game is over. */
+static bitboard wall_reply_squares(const struct wall_state *s, enum color c)
+{
+	bitboard good = 0;
+
+	for (bitboard r = s->region[c]; r;) {
+		int at = bb_pop(&r);
+		bitboard step = attacks_king(at) & ~s->pawns[c] &
+		    ~bb_pawn_attacks(s->pawns[!c], !c), reply = 0;
+		while (step) {
+			int to = bb_pop(&step);
+			reply |= ~(attacks_king(to) | bb_square(to));
+		}
+		good |= reply & ~(attacks_king(at) | bb_square(at));
+	}
+	return good;
+}
+
 /* Grows every region of s to its closure: pieces through squares without
  * pawns or frozen pieces, kings shunning the enemy's pawns' attacks and
- * the other king, until no king's region grows. */
+ * the other king, until no king's region grows.  Where one side may only
+ * move its king, the other king goes only where that side has a reply. */
 static void wall_flood(const struct wall *w, struct wall_state *s, bitboard frozen)
 {
 	bitboard open = ~(s->pawns[WHITE] | s->pawns[BLACK]);
@@ -177,11 +231,14 @@ static void wall_flood(const struct wall *w, struct wall_state *s, bitboard froz
 		s->region[i] = flood(w->class_of[i], s->region[i],
 		    open & ~(frozen & ~s->region[i]));
 	s->promoted_region = flood(WALL_PROMOTED, s->promoted_region, open & ~frozen);
+	bool king_only[COLOR_NB] = { wall_king_only(w, s, WHITE), wall_king_only(w, s, BLACK) };
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (int c = WHITE; c <= BLACK; c++) {
 			bitboard king_open = open & ~(frozen & ~s->region[c]) &
 			    ~bb_pawn_attacks(s->pawns[!c], !c) & ~wall_sure_guard(w, s, !c);
+			if (king_only[!c])
+				king_open &= wall_reply_squares(s, !c);
 			bitboard r = flood(WALL_KING, s->region[c], king_open);
 			grew |= r != s->region[c];
 			s->region[c] = r;
@@ -271,6 +328,42 @@ static void cover_add_mask(struct cover *c, int u, bitboard m)
 	c->nmasks[u] = kept;
 }
 
+/* Whether colour c's slider may stand behind a square on a line through k:
+ * the lines from k its bishops and rooks might check along. */
+static bitboard wall_slider_lines(const struct wall *w, const struct wall_state *s, enum color c,
+    int k)
+{
+	bitboard pawns = s->pawns[WHITE] | s->pawns[BLACK], lines = 0;
+
+	for (int i = 2; i < w->npieces; i++) {
+		if (w->color_of[i] != c || !s->region[i])
+			continue;
+		if (w->class_of[i] == WALL_BISHOP || w->class_of[i] == WALL_QUEEN)
+			lines |= attacks_bishop(k, pawns);
+		if (w->class_of[i] == WALL_ROOK || w->class_of[i] == WALL_QUEEN)
+			lines |= attacks_rook(k, pawns);
+	}
+	return lines;
+}
+
+/* Where the winner's king may have stepped out of its region to mate on k:
+ * its region keeps it where the loser, moving its king alone, has a reply,
+ * and a step beyond ends the game but by a mate, so it must uncover a
+ * check by a piece behind it on a line through k. */
+static bitboard wall_discovering_steps(const struct wall *w, const struct wall_state *s, int k)
+{
+	enum color win = w->winner;
+	bitboard pawns = s->pawns[WHITE] | s->pawns[BLACK], out = 0;
+
+	if (!wall_king_only(w, s, !win))
+		return 0;
+	for (bitboard from = s->region[win] & wall_slider_lines(w, s, win, k); from;) {
+		int y = bb_pop(&from);
+		out |= attacks_king(y) & ~attacks_line(k, y);
+	}
+	return out & ~s->region[win] & ~pawns & ~bb_pawn_attacks(s->pawns[!win], !win);
+}
+
 /* Whether the loser's king might be mated on k in state s. */
 static bool wall_mate_on(const struct wall *w, const struct wall_state *s, int k)
 {
@@ -287,7 +380,8 @@ static bool wall_mate_on(const struct wall *w, const struct wall_state *s, int k
 	c.pawn_check = (guarded & bb_square(k)) != 0;
 	bitboard target = c.flights | c.king_square;
 	/* The winner's king, never beside k; without a square it cannot be here. */
-	bitboard far = s->region[win] & ~attacks_king(k) & ~c.king_square;
+	bitboard far = (s->region[win] | wall_discovering_steps(w, s, k)) &
+	    ~attacks_king(k) & ~c.king_square;
 	if (!far)
 		return false;
 	/* Only squares that attack a target give a mask other than none, and
@@ -474,6 +568,30 @@ static void wall_pawn_moves(struct wall *w, const struct wall_state *s, enum col
 	}
 }
 
+/* Whether c's king taking the pawn on `at` leaves the other side, then
+ * moving its king alone, without a move, and so ends the game: by
+ * stalemate, or, for the winner's king, by a mate only if the step
+ * uncovers a check along a line it leaves. */
+static bool wall_king_take_ends(const struct wall *w, const struct wall_state *s, enum color c,
+    bitboard at)
+{
+	struct wall_state after = *s;
+	int to = bb_lsb(at);
+
+	after.pawns[!c] &= ~at;
+	if (!wall_king_only(w, &after, !c) || (wall_reply_squares(&after, !c) & at))
+		return false;
+	if (c != w->winner)
+		return true;
+	for (bitboard r = s->region[!c] & ~attacks_king(to); r;) {
+		int k = bb_pop(&r);
+		for (bitboard y = s->region[c] & attacks_king(to) & wall_slider_lines(w, &after, c, k); y;)
+			if (!(attacks_line(k, bb_pop(&y)) & at))
+				return false;
+	}
+	return true;
+}
+
 /* Captures of pawns by pieces: the pawn goes, the taker may stand there. */
 static void wall_piece_takes(struct wall *w, const struct wall_state *s, enum color c)
 {
@@ -487,6 +605,8 @@ static void wall_piece_takes(struct wall *w, const struct wall_state *s, enum co
 			if (w->color_of[i] != c || !(class_steps(w->class_of[i], s->region[i]) & at))
 				continue;
 			if (w->class_of[i] == WALL_KING && (at & guarded))
+				continue;
+			if (i == (int)c && wall_king_take_ends(w, s, c, at))
 				continue;
 			next.region[i] |= at;
 			taken = true;
@@ -565,7 +685,8 @@ static bool wall_open(struct wall *w, const struct board *b, enum color side, in
 	size_t slots = 2;
 
 	*w = (struct wall){ .winner = side, .root_side = (enum color)b->side,
-	    .root_ep = b->ep_square, .cap = max_states, .npieces = 2 };
+	    .root_ep = b->ep_square, .castles = b->castling != 0, .cap = max_states,
+	    .npieces = 2 };
 	for (int c = WHITE; c <= BLACK; c++) {
 		root.pawns[c] = b->by_type[PAWN] & b->by_color[c];
 		root.region[c] = bb_square(board_king(b, c));

@@ -86,6 +86,28 @@ static const struct wall_case proved[] = {
 	{ "2k5/p1p1p1p1/P1P1P1P1/2p1p2K/8/8/2P1P1P1/8 w - - 0 1", BLACK },
 };
 
+/* A king shut in on two squares, its side with no other move: the other
+ * king may not stand where it would leave it without a reply. */
+static const struct wall_case shut_in[] = {
+	/* The white king goes h3-h4-h3 for ever; the black king may not step
+	 * to h2 or g5 nor take g2 (white would be stalemated, and no check is
+	 * uncovered), so the mate on h4 with the black king on h2 never comes. */
+	{ "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1", BLACK },
+	{ "8/8/7p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1", BLACK },
+	/* The black king between a5 and a6 behind its pawns: the white king
+	 * never comes beside them, nor takes b7 or c6 over them. */
+	{ "8/1p2B3/1PpB4/k1P5/p1P5/P7/5K2/8 w - - 0 1", WHITE },
+	{ "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - - 0 1", WHITE },
+};
+
+/* The loser's king taking the last pawn that kept the shut-in king with a
+ * move stalemates it: g2 (and with it g3's promotion) stays. */
+static const struct wall_case stalemating_take[] = {
+	{ "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/8 w - - 0 1", WHITE },
+	{ "8/8/7p/5p1P/3b1p1K/5Pp1/6P1/5kb1 b - - 0 1", WHITE },
+	{ "8/1p2B3/1PpB4/k1P5/p1P5/P7/5K2/8 w - - 0 1", BLACK },
+};
+
 /* Walls with a way through, each with a helpmate. */
 static const struct wall_case broken[] = {
 	/* The white king off a1: it walks out, b2 goes forward, a2 queens. */
@@ -98,6 +120,18 @@ static const struct wall_case broken[] = {
 	{ "8/1k5B/7b/8/1p1p1p2/1PpP1P1P/2P3K1/N3b3 w - - 0 1", BLACK },
 	/* f2 instead of f3: the white king walks out over f3. */
 	{ "8/1k5B/7b/8/1p1p1p1p/1PpP3P/2P2PK1/N3b3 w - - 0 1", WHITE },
+	/* The shut-in king with a spare move (a2-a3): the black king takes g2
+	 * while white still has a move, g3 queens and gives itself up on g6. */
+	{ "1k6/b1b5/7p/5p1P/p4p2/5PpK/P5P1/8 w - - 0 1", WHITE },
+	{ "1k6/b1b5/7p/5p1P/p4p2/5PpK/P5P1/8 w - - 0 1", BLACK },
+	/* The black king takes a2, which stalemates nothing: a3 queens. */
+	{ "1k6/b1b5/7p/5p1P/5p2/p4PpK/P5P1/8 b - - 0 1", WHITE },
+	/* Shut in, and mated at once: the rule keeps the mates it must. */
+	{ "8/8/7p/5p1P/3b1p1K/5Pp1/6Pp/5kb1 b - - 0 1", BLACK },
+	{ "1k6/b1b5/7p/5p1P/5p2/5PpK/6P1/7b b - - 0 1", BLACK },
+	/* A king out of the cage. */
+	{ "1k6/b1b5/6Kp/5p1P/5p2/5Pp1/6P1/8 w - - 0 1", WHITE },
+	{ "8/1p2B3/1PpB4/2P5/pkP5/P7/5K2/8 b - - 0 1", WHITE },
 };
 
 static void test_proves_walls(void **state)
@@ -111,6 +145,30 @@ static void test_proves_walls(void **state)
 		assert_int_equal(unwinnable_decide(&b, proved[i].side, UNWINNABLE_FLAG_NODES, NULL),
 		    UNWINNABLE_UNWINNABLE);
 	}
+}
+
+static void prove_all(const struct wall_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct board b;
+		load(&b, cases[i].fen);
+		if (!pawn_wall_unwinnable(&b, cases[i].side, PAWN_WALL_MAX_STATES))
+			fail_msg("%s: not proved", cases[i].fen);
+		assert_int_equal(unwinnable_decide(&b, cases[i].side, UNWINNABLE_FLAG_NODES, NULL),
+		    UNWINNABLE_UNWINNABLE);
+	}
+}
+
+static void test_shut_in_king(void **state)
+{
+	(void)state;
+	prove_all(shut_in, sizeof shut_in / sizeof shut_in[0]);
+}
+
+static void test_stalemating_take(void **state)
+{
+	(void)state;
+	prove_all(stalemating_take, sizeof stalemating_take / sizeof stalemating_take[0]);
 }
 
 static void test_breaks_are_not_walls(void **state)
@@ -160,6 +218,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_proves_walls),
+		cmocka_unit_test(test_shut_in_king),
+		cmocka_unit_test(test_stalemating_take),
 		cmocka_unit_test(test_breaks_are_not_walls),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_does_not_apply),
