@@ -109,6 +109,7 @@ struct channel {
 	struct web_event **events;
 	int event_count, events_cap, published;
 	int shown;			/* plies the web may show */
+	int base;			/* plies it had when made: the events begin after them */
 	bool ended;			/* the final event is queued */
 	const char *status, *winner;	/* lichess's words, once ended */
 	struct viewer *viewers;
@@ -762,7 +763,7 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 	char last[MOVE_TEXT_MAX];
 	snprintf(last, sizeof last, "%s", ch->plies[n].uci);
 	record_ply(ch, g, n, last);
-	ch->known = ch->shown = n;
+	ch->known = ch->shown = ch->base = n;
 	ch->next = st->channels;
 	if (ch->next)
 		ch->next->prevp = &ch->next;
@@ -1166,6 +1167,27 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 	return v;
 }
 
+/*
+ * Where a reader whose last event was ply `after` picks up: the first
+ * published event to send it, or -1 when it needs the description instead,
+ * as its ply is none this channel replays from (before its first event, or
+ * past what was shown: a game that had this number before, or garbage).
+ * An event's id alone does not say which side of a takeback the reader
+ * stood, so one who may stand before the last takeback is sent from it:
+ * the takeback is a description, and what follows holds either way.
+ */
+static int replay_start(const struct channel *ch, int after)
+{
+	int takeback = -1;
+
+	if (after < ch->base || after > ch->shown)
+		return -1;
+	for (int i = 0; i < ch->published; i++)
+		if (ch->events[i]->takeback)
+			takeback = i;
+	return takeback >= 0 && ch->events[takeback]->id <= after ? takeback : 0;
+}
+
 void web_stream_game(struct web_stream *st, struct evhttp_request *req, const char *number)
 {
 	long n, after = -1;
@@ -1192,10 +1214,12 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	ch->viewer_count++;
 	viewer_link(v, &ch->viewers);
 	/* Replay what a reconnecting reader missed; else the game so far. */
-	if (after >= 0) {
-		for (int i = 0; i < ch->published; i++) {
+	int from = after >= 0 ? replay_start(ch, (int)after) : -1;
+	if (from >= 0) {
+		bool all = from < ch->published && ch->events[from]->takeback;
+		for (int i = from; i < ch->published; i++) {
 			struct web_event *ev = ch->events[i];
-			if ((ev->id > after || ev->final) && event_ready(ch, ev) &&
+			if ((all || ev->id > after || ev->final) && event_ready(ch, ev) &&
 			    !viewer_write(v, sse ? &ev->sse : &ev->nd, ev))
 				return;
 		}
