@@ -27,6 +27,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 
+#include "address.h"
 #include "clock.h"
 #include "config.h"
 #include "fen.h"
@@ -40,7 +41,10 @@
 #include "web_stream.h"
 
 #define STREAM_FEN_MAX 96
-#define STREAM_ADDR_MAX 64
+#define STREAM_ADDR_MAX ADDRESS_BLOCK_MAX
+/* What one party holds, for web_streams_per_address: an IPv4 address, an IPv6 /64. */
+#define STREAM_V4_BITS 32
+#define STREAM_V6_BITS 64
 #define STREAM_LATENCY_WAITING 64
 #define STREAM_LATENCY_BUCKETS 9
 #define STREAM_TOURNEY_DIRTY 64
@@ -1132,7 +1136,9 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 		web_reply_error(req, 429, "too many streams on the server");
 		return NULL;
 	}
-	struct addr_count *a = addr_get(st, host ? host : "?", true);
+	char block[STREAM_ADDR_MAX];
+	address_block(host ? host : "?", STREAM_V4_BITS, STREAM_V6_BITS, block, sizeof block);
+	struct addr_count *a = addr_get(st, block, true);
 	if (!a || a->n >= lim->web_streams_per_address) {
 		st->refused++;
 		web_reply_error(req, 429, "too many streams from your address");
