@@ -18,6 +18,7 @@
 #include "config.h"
 #include "game.h"
 #include "log.h"
+#include "number.h"
 #include "server.h"
 #include "tls.h"
 #include "web.h"
@@ -168,6 +169,11 @@ static bool all_digits(const char *text)
 		if (*text < '0' || *text > '9')
 			return false;
 	return true;
+}
+
+enum number_status web_number(const char *text, long min, long max, long *out)
+{
+	return all_digits(text) ? number_parse(text, min, max, out) : NUMBER_JUNK;
 }
 
 /* Bytes of the request's header lines, as they came ("Name: value\r\n"). */

@@ -1200,11 +1200,11 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	bool sse = web_accepts(req, "text/event-stream");
 	const char *last = web_header(req, "Last-Event-ID");
 
-	if (number_parse(number, 1, LIMIT_GAMES, &n) != NUMBER_OK) {
+	if (web_number(number, 1, LIMIT_GAMES, &n) != NUMBER_OK) {
 		web_reply_error(req, 400, "a game number is a whole number from 1");
 		return;
 	}
-	if (last && number_parse(last, 0, INT32_MAX, &after) != NUMBER_OK) {
+	if (last && web_number(last, 0, INT32_MAX, &after) != NUMBER_OK) {
 		web_reply_error(req, 400, "Last-Event-ID must be a ply number");
 		return;
 	}
@@ -1240,7 +1240,7 @@ void web_stream_tourney(struct web_stream *st, struct evhttp_request *req, const
 {
 	long id;
 
-	if (number_parse(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
+	if (web_number(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
 		web_reply_error(req, 400, "a tournament id is a whole number from 1");
 		return;
 	}
