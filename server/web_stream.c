@@ -398,6 +398,13 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 	enum clock_category cat = clock_category(&ch->tc);
 	struct game *g = games_find(server_games(ch->st->srv), ch->number);
 	int observers = ch->viewer_count + (g && game_id(g) == ch->id ? game_observer_count(g) : 0);
+	/* The clocks as they stand now when the web shows the game as it stands:
+	 * the last ply's are stale by the mover's thinking, and a page ticks
+	 * from the moment it is told.  A delayed game's are its shown ply's. */
+	int64_t clock_ms[COLOR_NB] = { p->clock_ms[WHITE], p->clock_ms[BLACK] };
+	if (g && game_id(g) == ch->id && n == ch->known)
+		for (int c = WHITE; c <= BLACK; c++)
+			clock_ms[c] = game_clock_ms(g, (enum color)c);
 
 	snprintf(id, sizeof id, "%lld", (long long)ch->id);
 	json_t *d = json_pack("{s:s,s:i,s:s,s:s,s:s,s:b,s:I,s:s,s:s,s:s,s:i,s:o,s:o,s:o,s:I,s:I,s:i,"
@@ -409,7 +416,7 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 	    "player", space && space[1] == 'b' ? "black" : "white", "turns", n,
 	    "white", player_json(ch, WHITE), "black", player_json(ch, BLACK),
 	    "clock", clock_json(&ch->tc),
-	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000),
+	    "wc", (json_int_t)(clock_ms[WHITE] / 1000), "bc", (json_int_t)(clock_ms[BLACK] / 1000),
 	    "observers", observers,
 	    "status", ch->ended && ch->published == ch->event_count ? ch->status : "started");
 	if (!d)
