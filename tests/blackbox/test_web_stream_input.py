@@ -1,7 +1,8 @@
 """What a stream's client sends while its stream goes out is not held in
-the server's memory, black box: the server reads no more than about two
-request heads of it (the rest waits in the kernel, the sender blocks), the
-stream goes on, and the server serves a game afterwards."""
+the server's memory, black box: past the longest request head it is a head
+refused (dropped as it comes, to be answered once the stream is over), or
+it waits in the kernel; the stream goes on, and the server serves a game
+afterwards."""
 import socket
 import time
 
@@ -52,8 +53,7 @@ class StreamInputTest(WebTestCase):
         sent = flood(s, FLOOD_S)
         grown = rss_kb(srv.proc.pid) - before
         self.assertLess(grown, RSS_GROWTH_MAX_KB, "sent %d bytes" % sent)
-        # the kernel's buffers hold a few MB; an unbounded read takes hundreds
-        self.assertLess(sent, 64 * 1024 * 1024)
+        self.assertGreater(sent, 1024 * 1024)     # the flood did happen
         # the stream goes on: the next move comes on it
         self.move(a, b, "e4")
         got = b""
