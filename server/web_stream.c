@@ -400,9 +400,11 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 	int observers = ch->viewer_count + (g && game_id(g) == ch->id ? game_observer_count(g) : 0);
 	/* The clocks as they stand now when the web shows the game as it stands:
 	 * the last ply's are stale by the mover's thinking, and a page ticks
-	 * from the moment it is told.  A delayed game's are its shown ply's. */
+	 * from the moment it is told.  A delayed game's are its shown ply's
+	 * (its clocks now would tell that no move was made since). */
 	int64_t clock_ms[COLOR_NB] = { p->clock_ms[WHITE], p->clock_ms[BLACK] };
-	if (g && game_id(g) == ch->id && n == ch->known)
+	if (g && game_id(g) == ch->id && n == ch->known &&
+	    web_api_delay_s(ch->st->srv, ch->tourney_id) == 0)
 		for (int c = WHITE; c <= BLACK; c++)
 			clock_ms[c] = game_clock_ms(g, (enum color)c);
 
