@@ -6,11 +6,28 @@ game is among the recent results and no longer live.  The API's clocks are
 checked as well: /api/games and a stream's first line."""
 import time
 
-from games_harness import main
+from games_harness import GT, main
 from test_web_browser import Browser
 from web_harness import WebTestCase, get_json
 
 THINK_S = 3.0
+
+
+def navigated(page, path, timeout=GT):
+    """Waits until the page is at path; an evaluation caught mid-navigation is retried."""
+    deadline = time.monotonic() + timeout
+    got = None
+    while time.monotonic() < deadline:
+        try:
+            got = page.js("document.readyState === 'complete' && location.pathname")
+        except AssertionError as e:
+            if "Runtime.evaluate" not in str(e):
+                raise
+            got = None
+        if got == path:
+            return
+        time.sleep(0.1)
+    raise AssertionError("at %r, not %r" % (got, path))
 
 
 def seconds(text):
@@ -50,7 +67,7 @@ class VisitorTest(WebTestCase):
         white_left = seconds(caption.split(")")[1].split()[0])
         self.assertLessEqual(white_left, 120 - THINK_S + 0.5, caption)
         page.js("document.querySelector('a.game').click()")
-        page.wait_js("location.pathname", "/game/%d" % number)
+        navigated(page, "/game/%d" % number)
         page.wait_js("document.getElementById('moves').textContent", "1. e4 e5")
         shown = seconds(page.wait_js("document.getElementById('wclock').textContent",
                                      lambda t: bool(t)))
@@ -69,7 +86,7 @@ class VisitorTest(WebTestCase):
         self.assertNotIn("running", page.js("document.getElementById('bclock').className"))
 
         page.js("document.querySelector('a[href=\"/\"]').click()")
-        page.wait_js("location.pathname", "/")
+        navigated(page, "/")
         page.wait_js("document.getElementById('none').hidden", False)
         line = page.wait_js("(document.querySelector('#recent li') || {}).textContent",
                             lambda t: bool(t))
