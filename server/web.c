@@ -611,8 +611,8 @@ static struct bufferevent *watch_new(struct web *w, struct bufferevent *bev)
 		bufferevent_free(bev);
 		return NULL;
 	}
-	/* Unread input is held to twice the longest head (past one, the watch or
-	 * evhttp refuses it): bytes a client sends while its reply or stream
+	/* Unread input is held to twice the longest head (past one, the watch
+	 * cuts or refuses it): bytes a client sends while its reply or stream
 	 * goes out wait in the kernel, not in the server's memory. */
 	bufferevent_setwatermark(bev, EV_READ, 0, 2 * head_cap(&server_config(w->srv)->limits));
 	wt->next = w->watches;
