@@ -7,6 +7,7 @@ behind a stream it waits for the stream's end.  Valid pipelined requests,
 also ones as long as the limits allow, are all served."""
 import json
 import socket
+import ssl
 
 from games_harness import GT, main
 from web_harness import WebTestCase, get_json
@@ -34,7 +35,7 @@ def read_all(s, timeout=GT):
     while True:
         try:
             chunk = s.recv(65536)
-        except ConnectionResetError:
+        except (ConnectionResetError, ssl.SSLEOFError):
             raise AssertionError("reset after %r" % out[:300])
         if not chunk:
             return out
@@ -76,6 +77,21 @@ class PipelinedHeadTest(WebTestCase):
                     self.assertEqual((r[0], json.loads(r[2])), (b"HTTP/1.1 200 OK", []))
                 self.assert_refused(got[2], code, why)
         self.assertEqual(get_json(srv.http_port, "/api/games"), (200, []))
+
+    def test_over_tls(self):
+        srv = self.start_server(config={"commands_per_sec": 1000, "command_burst": 1000},
+                                http=True, tls=True)
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        raw = socket.create_connection(("127.0.0.1", srv.https_port), timeout=GT)
+        s = ctx.wrap_socket(raw, server_hostname="localhost")
+        self.addCleanup(s.close)
+        s.sendall(GOOD * 2 + b"GET / HTTP/1.1\r\nX: " + b"t" * 20000 + b"\r\n\r\n")
+        got = replies(read_all(s))
+        self.assertEqual([r[0] for r in got[:2]], [b"HTTP/1.1 200 OK"] * 2)
+        self.assert_refused(got[2], 431, "request headers too large")
+        self.assertEqual(get_json(srv.https_port, "/api/games", tls=True), (200, []))
 
     def test_valid_pipelined_requests_are_all_served(self):
         srv = self.web_server(config={"http_request_line_bytes": 200, "http_header_bytes": 400})
