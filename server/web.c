@@ -18,6 +18,7 @@
 #include "config.h"
 #include "game.h"
 #include "log.h"
+#include "number.h"
 #include "server.h"
 #include "tls.h"
 #include "web.h"
@@ -170,6 +171,11 @@ static bool all_digits(const char *text)
 	return true;
 }
 
+enum number_status web_number(const char *text, long min, long max, long *out)
+{
+	return all_digits(text) ? number_parse(text, min, max, out) : NUMBER_JUNK;
+}
+
 /* Bytes of the request's header lines, as they came ("Name: value\r\n"). */
 static size_t header_bytes(struct evhttp_request *req)
 {
@@ -266,17 +272,28 @@ static void route(struct evhttp_request *req, void *arg)
  * ends what is overdue and lets go of what evhttp freed (a freed
  * bufferevent has no callbacks left).
  *
- * A watch also counts the head evhttp reads, as its bytes arrive and
+ * A watch also counts the heads evhttp reads, as their bytes arrive and
  * before evhttp parses them: evhttp 2.1 answers a head past its size limit
  * with its own HTML page and lets nobody change it, so a head past the
- * limit is answered here first (see head_refuse).
+ * limit is answered here first (see head_refuse).  Counting runs from the
+ * end of one head to the end of the next, so that a head pipelined behind
+ * a request not yet answered is counted from its first byte too; as no
+ * request may have a body, a head ends where the next begins (one that
+ * announces a body gets evhttp's 413, and nothing after it is counted).
+ * A pipelined head past the limit is cut from the input, behind what
+ * evhttp has still to read, and refused once evhttp has answered all
+ * before it and reads again: the requests before it are served.
  */
 enum head_state {
-	HEAD_AWAITED,		/* the next byte evhttp reads begins a head */
+	HEAD_AWAITED,		/* the next byte begins a head */
 	HEAD_COUNTING,
-	HEAD_PAST,		/* nothing to count until the next reply goes out */
+	HEAD_PAST,		/* after a body's head: nothing to count until a reply goes out */
+	HEAD_PENDING,		/* a pipelined head past the limit, cut, to refuse when reached */
 	HEAD_REFUSED,		/* answered here: the connection is the watch's */
 };
+
+/* The start of a header line the watch keeps, enough for "content-length: 0". */
+#define WATCH_LINE_KEPT 32
 
 struct watch {
 	struct web *w;
@@ -289,6 +306,11 @@ struct watch {
 	size_t line_bytes;		/* of the head's current line, its end not included */
 	size_t request_line_bytes;
 	bool in_request_line;
+	bool body;			/* the head announces a body */
+	char line[WATCH_LINE_KEPT];	/* the current line's start, lower-cased */
+	/* Input positions: bytes ever added, bytes evhttp took, where the head began. */
+	uint64_t added, taken, head_start;
+	bool cutting;			/* the watch itself moves input: not evhttp's doing */
 	bufferevent_event_cb http_fail;	/* evhttp's, once the connection is the watch's */
 	void *http_arg;
 	struct watch *next;
@@ -300,23 +322,54 @@ static size_t head_cap(const struct limits *lim)
 	return (size_t)lim->http_request_line_bytes + (size_t)lim->http_header_bytes;
 }
 
-/* Counts bytes of the head; true once it is past cap.  A blank line ends it. */
-static bool head_count(struct watch *wt, const char *p, size_t n, size_t cap)
+/* Whether the header line just ended announces a body (any length but 0, any coding). */
+static bool line_announces_body(const struct watch *wt)
+{
+	size_t n = wt->line_bytes < WATCH_LINE_KEPT ? wt->line_bytes : WATCH_LINE_KEPT;
+	const char *cl = "content-length:", *te = "transfer-encoding:";
+
+	if (n >= strlen(te) && !strncmp(wt->line, te, strlen(te)))
+		return true;
+	if (n < strlen(cl) || strncmp(wt->line, cl, strlen(cl)))
+		return false;
+	if (wt->line_bytes > WATCH_LINE_KEPT)
+		return true;
+	size_t i = strlen(cl);
+	while (i < n && (wt->line[i] == ' ' || wt->line[i] == '\t'))
+		i++;
+	size_t j = n;
+	while (j > i && (wt->line[j - 1] == ' ' || wt->line[j - 1] == '\t'))
+		j--;
+	return !(j == i + 1 && wt->line[i] == '0');
+}
+
+/*
+ * Counts n bytes of input, the first at input position pos; true once the
+ * head being counted is past cap (the rest is then not counted).  A blank
+ * line ends a head; the next byte begins the next one.
+ */
+static bool head_count(struct watch *wt, const char *p, size_t n, uint64_t pos, size_t cap)
 {
 	for (size_t i = 0; i < n && wt->head != HEAD_PAST; i++) {
 		if (wt->head == HEAD_AWAITED) {
 			wt->head = HEAD_COUNTING;
 			wt->head_bytes = wt->line_bytes = wt->request_line_bytes = 0;
 			wt->in_request_line = true;
+			wt->body = false;
+			wt->head_start = pos + i;
 		}
 		if (++wt->head_bytes > cap)
 			return true;
 		if (p[i] == '\n') {
 			if (!wt->line_bytes)
-				wt->head = HEAD_PAST;
+				wt->head = wt->body ? HEAD_PAST : HEAD_AWAITED;
+			else if (!wt->in_request_line && line_announces_body(wt))
+				wt->body = true;
 			wt->line_bytes = 0;
 			wt->in_request_line = false;
 		} else if (p[i] != '\r') {
+			if (wt->line_bytes < WATCH_LINE_KEPT)
+				wt->line[wt->line_bytes] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
 			wt->line_bytes++;
 			wt->request_line_bytes += wt->in_request_line;
 		}
@@ -324,12 +377,13 @@ static bool head_count(struct watch *wt, const char *p, size_t n, size_t cap)
 	return false;
 }
 
-/* Counts the last n bytes of buf (those just read); true once the head is too long. */
+/* Counts the last n bytes of buf (those just read); true once a head is too long. */
 static bool head_overflows(struct watch *wt, struct evbuffer *buf, size_t n)
 {
 	size_t cap = head_cap(&server_config(wt->w->srv)->limits);
 	struct evbuffer_ptr at;
 	char chunk[512];
+	uint64_t pos = wt->added - n;
 
 	if (evbuffer_ptr_set(buf, &at, evbuffer_get_length(buf) - n, EVBUFFER_PTR_SET) < 0)
 		return false;
@@ -338,12 +392,43 @@ static bool head_overflows(struct watch *wt, struct evbuffer *buf, size_t n)
 		    n < sizeof chunk ? n : sizeof chunk);
 		if (got <= 0)
 			return false;
-		if (head_count(wt, chunk, (size_t)got, cap))
+		if (head_count(wt, chunk, (size_t)got, pos, cap))
 			return true;
 		evbuffer_ptr_set(buf, &at, (size_t)got, EVBUFFER_PTR_ADD);
 		n -= (size_t)got;
+		pos += (uint64_t)got;
 	}
 	return false;
+}
+
+/*
+ * Whether evhttp has reached the head being counted: it has answered every
+ * request before it (it reads again) and taken all the input before it.
+ */
+static bool head_reached(struct watch *wt)
+{
+	bufferevent_data_cb reading;
+
+	bufferevent_getcb(wt->bev, &reading, NULL, NULL, NULL);
+	return reading && wt->taken >= wt->head_start;
+}
+
+/* Removes the last n bytes of buf (a pipelined head evhttp has not reached). */
+static void input_cut(struct watch *wt, struct evbuffer *buf, size_t n)
+{
+	size_t len = evbuffer_get_length(buf);
+	struct evbuffer *keep = evbuffer_new();
+
+	if (n > len)
+		n = len;
+	wt->cutting = true;
+	if (keep && evbuffer_remove_buffer(buf, keep, len - n) == (int)(len - n)) {
+		evbuffer_drain(buf, n);
+		evbuffer_add_buffer(buf, keep);
+	}
+	wt->cutting = false;
+	if (keep)
+		evbuffer_free(keep);
 }
 
 /* Gives a refused connection back to evhttp to free, as its read timeout would. */
@@ -407,8 +492,10 @@ static void head_refuse(struct watch *wt, struct evbuffer *in)
 static void watch_read(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
 {
 	struct watch *wt = arg;
-	bufferevent_data_cb reading;
 
+	if (wt->cutting)
+		return;
+	wt->taken += info->n_deleted;
 	if (!info->n_added)
 		return;
 	if (wt->head == HEAD_REFUSED) {
@@ -419,13 +506,20 @@ static void watch_read(struct evbuffer *buf, const struct evbuffer_cb_info *info
 		wt->armed = true;
 		event_base_gettimeofday_cached(bufferevent_get_base(wt->bev), &wt->started);
 	}
-	/* evhttp reads a request only while its read callback is set; bytes
-	 * that come while it writes (a reply, a stream) are not counted. */
-	bufferevent_getcb(wt->bev, &reading, NULL, NULL, NULL);
-	if (!reading)
-		wt->head = HEAD_PAST;
-	else if (wt->head != HEAD_PAST && head_overflows(wt, buf, info->n_added))
-		head_refuse(wt, buf);
+	wt->added += info->n_added;
+	if (wt->head == HEAD_PENDING) {
+		/* more of the head already refused: it goes where the rest went */
+		input_cut(wt, buf, info->n_added);
+		if (head_reached(wt))
+			head_refuse(wt, buf);
+	} else if (wt->head != HEAD_PAST && head_overflows(wt, buf, info->n_added)) {
+		if (head_reached(wt)) {
+			head_refuse(wt, buf);
+		} else {
+			wt->head = HEAD_PENDING;
+			input_cut(wt, buf, (size_t)(wt->added - wt->head_start));
+		}
+	}
 }
 
 static void watch_sent(struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
@@ -436,7 +530,8 @@ static void watch_sent(struct evbuffer *buf, const struct evbuffer_cb_info *info
 	/* A refusal going out stays armed: its deadline ends a client that will not read. */
 	if (info->n_added && wt->head != HEAD_REFUSED) {
 		wt->armed = false;
-		wt->head = HEAD_AWAITED;
+		if (wt->head == HEAD_PAST)
+			wt->head = HEAD_AWAITED;
 	}
 }
 
@@ -474,6 +569,13 @@ static void watch_sweep(evutil_socket_t fd, short what, void *arg)
 		void *fail_arg;
 		bufferevent_event_cb fail = watch_fail(wt, &fail_arg);
 
+		/* A pipelined head refused while requests before it were answered. */
+		if (fail && wt->head == HEAD_PENDING && head_reached(wt)) {
+			wt->armed = true;	/* the refusal's deadline, from now */
+			wt->started = now;
+			head_refuse(wt, bufferevent_get_input(wt->bev));
+			fail = watch_fail(wt, &fail_arg);
+		}
 		timeradd(&wt->started, &limit, &due);
 		if (fail && wt->armed && !timercmp(&now, &due, <)) {
 			/* as evhttp's own read timeout ends it; the reference keeps wt->bev */
@@ -509,6 +611,10 @@ static struct bufferevent *watch_new(struct web *w, struct bufferevent *bev)
 		bufferevent_free(bev);
 		return NULL;
 	}
+	/* Unread input is held to twice the longest head (past one, the watch
+	 * cuts or refuses it): bytes a client sends while its reply or stream
+	 * goes out wait in the kernel, not in the server's memory. */
+	bufferevent_setwatermark(bev, EV_READ, 0, 2 * head_cap(&server_config(w->srv)->limits));
 	wt->next = w->watches;
 	w->watches = wt;
 	return bev;

@@ -203,7 +203,7 @@ void web_api_export(struct server *srv, struct web_stream *st, struct evhttp_req
 	long id;
 	struct db_game row;
 
-	if (number_parse(id_text, 1, INT64_MAX > LONG_MAX ? LONG_MAX : INT64_MAX, &id) != NUMBER_OK) {
+	if (web_number(id_text, 1, INT64_MAX > LONG_MAX ? LONG_MAX : INT64_MAX, &id) != NUMBER_OK) {
 		web_reply_error(req, 400, "a game id is a whole number from 1");
 		return;
 	}
@@ -328,12 +328,12 @@ static bool read_filter(struct evhttp_request *req, const char *query, struct ga
 		const char *why = NULL;
 		if (!strcmp(kv->key, "max")) {
 			int cap = server_config(f->srv)->limits.web_games_per_request;
-			if (number_parse(kv->value, 1, cap, &v) != NUMBER_OK)
+			if (web_number(kv->value, 1, cap, &v) != NUMBER_OK)
 				why = "max must be a whole number from 1 to web_games_per_request";
 			else
 				f->max = v;
 		} else if (!strcmp(kv->key, "since") || !strcmp(kv->key, "until")) {
-			if (number_parse(kv->value, 0, LONG_MAX, &v) != NUMBER_OK)
+			if (web_number(kv->value, 0, LONG_MAX, &v) != NUMBER_OK)
 				why = "since and until are times in milliseconds since 1970";
 			else
 				*(kv->key[0] == 's' ? &f->since_ms : &f->until_ms) = v;
@@ -434,7 +434,7 @@ void web_api_recent(struct server *srv, struct web_stream *st, struct evhttp_req
 		return;
 	}
 	const char *max = evhttp_find_header(&q, "max");
-	bool bad = max && number_parse(max, 1, cap, &r.max) != NUMBER_OK;
+	bool bad = max && web_number(max, 1, cap, &r.max) != NUMBER_OK;
 	evhttp_clear_headers(&q);
 	if (bad) {
 		json_decref(r.list);
@@ -456,7 +456,7 @@ static struct tournament *find_tourney(struct server *srv, struct evhttp_request
 {
 	long id;
 
-	if (number_parse(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
+	if (web_number(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
 		web_reply_error(req, 400, "a tournament id is a whole number from 1");
 		return NULL;
 	}
@@ -666,7 +666,7 @@ void web_api_tourney_file(struct server *srv, struct web_stream *st, struct evht
 	long round;
 	snprintf(number, sizeof number, "%.*s", (int)(rlen - 4), round_text);
 	if (rlen - 4 >= sizeof number ||
-	    number_parse(number, 1, TOURNEY_ROUNDS_MAX, &round) != NUMBER_OK) {
+	    web_number(number, 1, TOURNEY_ROUNDS_MAX, &round) != NUMBER_OK) {
 		evbuffer_free(out);
 		web_reply_error(req, 400, "a round is a whole number from 1");
 		return;

@@ -196,7 +196,7 @@ void web_board_reply_live(struct server *srv, struct web_stream *st, struct evht
 		return;
 	}
 	snprintf(text, sizeof text, "%.*s", (int)(n - 4), rest);
-	if (number_parse(text, 1, LIMIT_GAMES, &number) != NUMBER_OK) {
+	if (web_number(text, 1, LIMIT_GAMES, &number) != NUMBER_OK) {
 		web_reply_error(req, 400, "a game number is a whole number from 1");
 		return;
 	}

@@ -6,6 +6,8 @@
 
 #include <jansson.h>
 
+#include "number.h"
+
 struct evhttp_request;
 struct evbuffer;
 
@@ -17,6 +19,12 @@ void web_reply_error(struct evhttp_request *req, int code, const char *why);
 void web_reply_body(struct evhttp_request *req, const char *type, struct evbuffer *body);
 /* The value of a request header, or NULL. */
 const char *web_header(struct evhttp_request *req, const char *name);
+/*
+ * Reads a number from a URL, a query or a header: decimal digits alone (no
+ * sign, no blanks, so that one thing has one URL), then number_parse()'s
+ * check of the range.  *out is set only on NUMBER_OK.
+ */
+enum number_status web_number(const char *text, long min, long max, long *out);
 /* Whether the request's Accept names this media type. */
 int web_accepts(struct evhttp_request *req, const char *type);
 

@@ -27,6 +27,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 
+#include "address.h"
 #include "clock.h"
 #include "config.h"
 #include "fen.h"
@@ -40,7 +41,10 @@
 #include "web_stream.h"
 
 #define STREAM_FEN_MAX 96
-#define STREAM_ADDR_MAX 64
+#define STREAM_ADDR_MAX ADDRESS_BLOCK_MAX
+/* What one party holds, for web_streams_per_address: an IPv4 address, an IPv6 /64. */
+#define STREAM_V4_BITS 32
+#define STREAM_V6_BITS 64
 #define STREAM_LATENCY_WAITING 64
 #define STREAM_LATENCY_BUCKETS 9
 #define STREAM_TOURNEY_DIRTY 64
@@ -109,6 +113,7 @@ struct channel {
 	struct web_event **events;
 	int event_count, events_cap, published;
 	int shown;			/* plies the web may show */
+	int base;			/* plies it had when made: the events begin after them */
 	bool ended;			/* the final event is queued */
 	const char *status, *winner;	/* lichess's words, once ended */
 	struct viewer *viewers;
@@ -393,6 +398,15 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 	enum clock_category cat = clock_category(&ch->tc);
 	struct game *g = games_find(server_games(ch->st->srv), ch->number);
 	int observers = ch->viewer_count + (g && game_id(g) == ch->id ? game_observer_count(g) : 0);
+	/* The clocks as they stand now when the web shows the game as it stands:
+	 * the last ply's are stale by the mover's thinking, and a page ticks
+	 * from the moment it is told.  A delayed game's are its shown ply's
+	 * (its clocks now would tell that no move was made since). */
+	int64_t clock_ms[COLOR_NB] = { p->clock_ms[WHITE], p->clock_ms[BLACK] };
+	if (g && game_id(g) == ch->id && n == ch->known &&
+	    web_api_delay_s(ch->st->srv, ch->tourney_id) == 0)
+		for (int c = WHITE; c <= BLACK; c++)
+			clock_ms[c] = game_clock_ms(g, (enum color)c);
 
 	snprintf(id, sizeof id, "%lld", (long long)ch->id);
 	json_t *d = json_pack("{s:s,s:i,s:s,s:s,s:s,s:b,s:I,s:s,s:s,s:s,s:i,s:o,s:o,s:o,s:I,s:I,s:i,"
@@ -404,7 +418,7 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 	    "player", space && space[1] == 'b' ? "black" : "white", "turns", n,
 	    "white", player_json(ch, WHITE), "black", player_json(ch, BLACK),
 	    "clock", clock_json(&ch->tc),
-	    "wc", (json_int_t)(p->clock_ms[WHITE] / 1000), "bc", (json_int_t)(p->clock_ms[BLACK] / 1000),
+	    "wc", (json_int_t)(clock_ms[WHITE] / 1000), "bc", (json_int_t)(clock_ms[BLACK] / 1000),
 	    "observers", observers,
 	    "status", ch->ended && ch->published == ch->event_count ? ch->status : "started");
 	if (!d)
@@ -762,7 +776,7 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 	char last[MOVE_TEXT_MAX];
 	snprintf(last, sizeof last, "%s", ch->plies[n].uci);
 	record_ply(ch, g, n, last);
-	ch->known = ch->shown = n;
+	ch->known = ch->shown = ch->base = n;
 	ch->next = st->channels;
 	if (ch->next)
 		ch->next->prevp = &ch->next;
@@ -1131,7 +1145,9 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 		web_reply_error(req, 429, "too many streams on the server");
 		return NULL;
 	}
-	struct addr_count *a = addr_get(st, host ? host : "?", true);
+	char block[STREAM_ADDR_MAX];
+	address_block(host ? host : "?", STREAM_V4_BITS, STREAM_V6_BITS, block, sizeof block);
+	struct addr_count *a = addr_get(st, block, true);
 	if (!a || a->n >= lim->web_streams_per_address) {
 		st->refused++;
 		web_reply_error(req, 429, "too many streams from your address");
@@ -1166,17 +1182,38 @@ static struct viewer *viewer_open(struct web_stream *st, struct evhttp_request *
 	return v;
 }
 
+/*
+ * Where a reader whose last event was ply `after` picks up: the first
+ * published event to send it, or -1 when it needs the description instead,
+ * as its ply is none this channel replays from (before its first event, or
+ * past what was shown: a game that had this number before, or garbage).
+ * An event's id alone does not say which side of a takeback the reader
+ * stood, so one who may stand before the last takeback is sent from it:
+ * the takeback is a description, and what follows holds either way.
+ */
+static int replay_start(const struct channel *ch, int after)
+{
+	int takeback = -1;
+
+	if (after < ch->base || after > ch->shown)
+		return -1;
+	for (int i = 0; i < ch->published; i++)
+		if (ch->events[i]->takeback)
+			takeback = i;
+	return takeback >= 0 && ch->events[takeback]->id <= after ? takeback : 0;
+}
+
 void web_stream_game(struct web_stream *st, struct evhttp_request *req, const char *number)
 {
 	long n, after = -1;
 	bool sse = web_accepts(req, "text/event-stream");
 	const char *last = web_header(req, "Last-Event-ID");
 
-	if (number_parse(number, 1, LIMIT_GAMES, &n) != NUMBER_OK) {
+	if (web_number(number, 1, LIMIT_GAMES, &n) != NUMBER_OK) {
 		web_reply_error(req, 400, "a game number is a whole number from 1");
 		return;
 	}
-	if (last && number_parse(last, 0, INT32_MAX, &after) != NUMBER_OK) {
+	if (last && web_number(last, 0, INT32_MAX, &after) != NUMBER_OK) {
 		web_reply_error(req, 400, "Last-Event-ID must be a ply number");
 		return;
 	}
@@ -1192,10 +1229,12 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	ch->viewer_count++;
 	viewer_link(v, &ch->viewers);
 	/* Replay what a reconnecting reader missed; else the game so far. */
-	if (after >= 0) {
-		for (int i = 0; i < ch->published; i++) {
+	int from = after >= 0 ? replay_start(ch, (int)after) : -1;
+	if (from >= 0) {
+		bool all = from < ch->published && ch->events[from]->takeback;
+		for (int i = from; i < ch->published; i++) {
 			struct web_event *ev = ch->events[i];
-			if ((ev->id > after || ev->final) && event_ready(ch, ev) &&
+			if ((all || ev->id > after || ev->final) && event_ready(ch, ev) &&
 			    !viewer_write(v, sse ? &ev->sse : &ev->nd, ev))
 				return;
 		}
@@ -1210,7 +1249,7 @@ void web_stream_tourney(struct web_stream *st, struct evhttp_request *req, const
 {
 	long id;
 
-	if (number_parse(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
+	if (web_number(id_text, 1, LONG_MAX, &id) != NUMBER_OK) {
 		web_reply_error(req, 400, "a tournament id is a whole number from 1");
 		return;
 	}
