@@ -1135,6 +1135,23 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 	schedule(ts, 0);
 }
 
+void tournament_game_resumed(struct server *srv, int64_t tourney_id, int round, int board,
+    int64_t game_id, int game_number)
+{
+	struct tournaments *ts = server_tournaments(srv);
+	struct tournament *t = ts ? tournaments_find(ts, tourney_id) : NULL;
+
+	if (!t || round != t->core->rounds_paired || board < 1 ||
+	    board > t->core->rounds[round].ngames || t->boards[board - 1].state != BOARD_WAITING)
+		return;
+	struct tboard *bd = &t->boards[board - 1];
+	bd->state = BOARD_PLAYING;
+	bd->adjourned = false;
+	bd->game_id = game_id;
+	bd->game_number = game_number;
+	save_board(t, round, board - 1);
+}
+
 /*
  * A game of the board was aborted.  Aborting buys no time: the board waits
  * again with the deadline of its pairing, and a side that has aborted

@@ -69,6 +69,11 @@ void tournaments_each(struct tournaments *ts, void (*fn)(struct tournament *t, v
 /* game.c calls this when a tournament game ends (status finished, adjourned, aborted). */
 void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
     int64_t game_id, enum result r, enum game_status status);
+/* ... this when its adjourned game is resumed (by the tournament, or with
+ * `resume`/`match`): the board is being played, as if the tournament had
+ * started it (no absence forfeit, no withdrawal or result settles it). */
+void tournament_game_resumed(struct server *srv, int64_t tourney_id, int round, int board,
+    int64_t game_id, int game_number);
 /* ... and this instead when it was aborted, by `by` (a colour, or -1 for both). */
 void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, int board, int by);
 

@@ -10,6 +10,7 @@ as an adjourned game that cannot be played is dropped elsewhere."""
 import os
 import re
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
@@ -150,6 +151,36 @@ class StoredBoardSettled(TourneyTestCase):
         trf, cross = self.check_ended(srv, root, tid, b, "1/2-1/2", "1/2-1/2",
                                       "Game drawn by adjudication", linked=True)
         self.check_trf_cross(trf, cross, b, "=", "=")
+        srv.stop()
+
+    def test_resumed_by_match_is_the_boards_game(self):
+        """Resumed with match while the board waits, the game is the board's:
+        its absence deadline passing during the game settles nothing, and
+        the game's result is the board's."""
+        names = ["rsa", "rsb", "rsc", "rsd"]
+        srv = self.server(names, forfeit_ms=4000)
+        root, tid, b = self.adjourned_board(srv, names)
+        adjourned_at = time.monotonic()
+        # Examining, the white player is not free: the tournament cannot start
+        # the board; one write leaves the board and asks to resume.
+        w = self.login(srv, b["white"])
+        self.cmd(w, "examine")
+        k = self.login(srv, b["black"])
+        w.send_raw(b"unexamine\nmatch %s\n" % b["black"].encode())
+        k.expect(b"would like to resume your adjourned game", GT)
+        k.send_line("accept")
+        k.expect(b"Creating", GT)
+        self.assertEqual(H.db_rows(srv.db_path, "SELECT status FROM games WHERE id = ?",
+                                   b["game"]), [("active",)])
+        time.sleep(max(0.0, adjourned_at + 4.5 - time.monotonic()))   # the deadline passes
+        self.assertIn(b"} 1-0", self.cmd(k, "resign"))
+        self.wait_state(root, tid, "finished")
+        _, r1, _, _ = self.pairings(root, tid, 1)
+        self.assertEqual(r1[0]["result"], "1-0")
+        self.assertEqual(H.db_rows(srv.db_path, "SELECT p.result, g.status, g.result FROM "
+                                                "tourney_pairings p JOIN games g ON g.id = "
+                                                "p.game_id WHERE p.tourney_id = ? AND p.board = 1",
+                                   tid), [("1-0", "finished", "1-0")])
         srv.stop()
 
 
