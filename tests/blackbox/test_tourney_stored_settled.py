@@ -32,10 +32,10 @@ class StoredBoardSettled(TourneyTestCase):
         srv.start()
         return srv
 
-    def adjourned_board(self, srv, names):
-        """A rated swiss of one round and four players: board 2 is played,
-        board 1's game is adjourned by both players leaving after two moves;
-        returns (root, tid, board 1)."""
+    def adjourned_board(self, srv, names, both=False):
+        """A rated swiss of one round and four players: board 1's game is
+        adjourned by both players leaving after two moves; board 2's too
+        (both), else it is played.  Returns (root, tid, board 1, board 2)."""
         root = self.login(srv, "root")
         clients = {n: self.login(srv, n) for n in names}
         tid = self.create(root, "Stored swiss 1 5 0 rated")
@@ -43,15 +43,20 @@ class StoredBoardSettled(TourneyTestCase):
             self.assertIn(b"You join tourney", self.cmd(clients[n], "tourney join %d" % tid))
         self.cmd(root, "tourney start %d" % tid)
         boards, _, _ = self.wait_round(root, tid, 1)
-        b = boards[0]
-        self.play_board(clients, boards[1], "1-0")
-        self.play_moves(clients[b["white"]], clients[b["black"]], ["e4", "e5"])
-        clients[b["white"]].close()
-        clients[b["black"]].close()
-        srv.wait_log(re.compile(r"game #?\d+.*adjourned|adjourned when both", re.I))
+        if not both:
+            self.play_board(clients, boards[1], "1-0")
+        for b in boards[:2 if both else 1]:
+            # The games row (its id) played on the board, not the live game number.
+            b["id"] = H.db_rows(srv.db_path, "SELECT game_id FROM tourney_pairings WHERE "
+                                "tourney_id = ? AND board = ?", tid, b["board"])[0][0]
+            self.play_moves(clients[b["white"]], clients[b["black"]], ["e4", "e5"])
+            clients[b["white"]].close()
+            clients[b["black"]].close()
+            srv.wait_log(re.compile(r"game %d \(#\d+\) adjourned" % b["game"]))
         self.assertEqual(H.db_rows(srv.db_path, "SELECT id FROM games WHERE status = "
-                                                "'adjourned'"), [(b["game"],)])
-        return root, tid, b
+                                                "'adjourned' ORDER BY id"),
+                         sorted((b["id"],) for b in boards[:2 if both else 1]))
+        return root, tid, boards[0], boards[1]
 
     def check_ended(self, srv, root, tid, b, board_result, game_result, reason, linked):
         """Board and game agree: the game is over with the board's result."""
@@ -60,11 +65,11 @@ class StoredBoardSettled(TourneyTestCase):
         self.assertEqual(r1[0]["result"], board_result)
         self.assertIsNone(r1[0]["game"])     # no game is being played on it
         self.assertEqual(H.db_rows(srv.db_path, "SELECT status, result, reason, termination "
-                                                "FROM games WHERE id = ?", b["game"]),
+                                                "FROM games WHERE id = ?", b["id"]),
                          [("finished", game_result, reason, "adjudication")])
         self.assertEqual(H.db_rows(srv.db_path, "SELECT game_id FROM tourney_pairings "
                                                 "WHERE tourney_id = ? AND board = 1", tid),
-                         [(b["game"] if linked else None,)])
+                         [(b["id"] if linked else None,)])
         # Nobody can resume it: stored lists nothing, resume and match find nothing.
         w, k = self.login(srv, b["white"]), self.login(srv, b["black"])
         for c, other in ((w, b["black"]), (k, b["white"])):
@@ -97,7 +102,7 @@ class StoredBoardSettled(TourneyTestCase):
     def test_withdrawal_ends_the_stored_game_and_survives_a_restart(self):
         names = ["wda", "wdb", "wdc", "wdd"]
         srv = self.server(names)
-        root, tid, b = self.adjourned_board(srv, names)
+        root, tid, b, _ = self.adjourned_board(srv, names)
         gone, stays = b["white"], b["black"]
         out = self.cmd(root, "tourney withdraw %s %d" % (gone, tid))
         self.assertIn(b"is withdrawn from tourney", out)
@@ -114,37 +119,36 @@ class StoredBoardSettled(TourneyTestCase):
                          "%s wins by adjudication" % stays, linked=False)
         srv.stop()
 
-    def test_absence_forfeit_ends_the_stored_game(self):
+    def test_absence_forfeits_end_the_stored_games(self):
+        """Board 1: one player comes back, the absent one forfeits and the
+        game is won by adjudication.  Board 2: neither comes back; with no
+        game result the game is dropped, as an adjourned game nobody can play."""
         names = ["aba", "abb", "abc", "abd"]
         srv = self.server(names, forfeit_ms=2500)
-        root, tid, b = self.adjourned_board(srv, names)
+        root, tid, b, b2 = self.adjourned_board(srv, names, both=True)
         here = self.login(srv, b["black"])
         here.expect(b"forfeit: absent", GT)
         here.close()
         self.wait_state(root, tid, "finished")
+        _, r1, _, _ = self.pairings(root, tid, 1)
+        self.assertEqual((r1[1]["result"], r1[1]["game"]), ("--", None))
+        self.assertEqual(H.db_rows(srv.db_path, "SELECT count(*) FROM games WHERE id = ?",
+                                   b2["id"]), [(0,)])
+        self.assertEqual(H.db_rows(srv.db_path, "SELECT game_id FROM tourney_pairings "
+                                                "WHERE tourney_id = ? AND board = 2", tid),
+                         [(None,)])
         trf, cross = self.check_ended(srv, root, tid, b, "-+", "0-1",
                                       "%s wins by adjudication" % b["black"], linked=False)
         self.check_trf_cross(trf, cross, b, "-", "+")
-        srv.stop()
-
-    def test_double_absence_drops_the_stored_game(self):
-        names = ["dda", "ddb", "ddc", "ddd"]
-        srv = self.server(names, forfeit_ms=1500)
-        root, tid, b = self.adjourned_board(srv, names)
-        self.wait_state(root, tid, "finished")
-        _, r1, _, _ = self.pairings(root, tid, 1)
-        self.assertEqual((r1[0]["result"], r1[0]["game"]), ("--", None))
-        # No game result: dropped, as an adjourned game nobody can play.
-        self.assertEqual(H.db_rows(srv.db_path, "SELECT count(*) FROM games WHERE id = ?",
-                                   b["game"]), [(0,)])
-        c = self.login(srv, b["white"])
+        self.check_trf_cross(trf, cross, b2, "-", "-")
+        c = self.login(srv, b2["white"])
         self.assertIn(b"You have no adjourned games.", self.cmd(c, "resume"))
         srv.stop()
 
     def test_director_result_ends_the_stored_game(self):
         names = ["dra", "drb", "drc", "drd"]
         srv = self.server(names)
-        root, tid, b = self.adjourned_board(srv, names)
+        root, tid, b, _ = self.adjourned_board(srv, names)
         out = self.cmd(root, "tourney result %d 1 1 1/2-1/2" % tid)
         self.assertIn(b"Round 1 board 1: 1/2-1/2.", out)
         self.wait_state(root, tid, "finished")
@@ -159,7 +163,7 @@ class StoredBoardSettled(TourneyTestCase):
         the game's result is the board's."""
         names = ["rsa", "rsb", "rsc", "rsd"]
         srv = self.server(names, forfeit_ms=4000)
-        root, tid, b = self.adjourned_board(srv, names)
+        root, tid, b, _ = self.adjourned_board(srv, names)
         adjourned_at = time.monotonic()
         # Examining, the white player is not free: the tournament cannot start
         # the board; one write leaves the board and asks to resume.
@@ -171,7 +175,7 @@ class StoredBoardSettled(TourneyTestCase):
         k.send_line("accept")
         k.expect(b"Creating", GT)
         self.assertEqual(H.db_rows(srv.db_path, "SELECT status FROM games WHERE id = ?",
-                                   b["game"]), [("active",)])
+                                   b["id"]), [("active",)])
         time.sleep(max(0.0, adjourned_at + 4.5 - time.monotonic()))   # the deadline passes
         self.assertIn(b"} 1-0", self.cmd(k, "resign"))
         self.wait_state(root, tid, "finished")
