@@ -19,7 +19,9 @@
  * - An aborted game is played again from the start; an adjourned one,
  *   and one that was in progress when the server stopped (adjourned at
  *   start-up), continues from its stored moves as soon as both players are
- *   back (or with `resume`), under the same forfeit rule.
+ *   back (or with `resume`), under the same forfeit rule.  A board settled
+ *   without it (a forfeit, a withdrawal, the director's result) ends it
+ *   with the board's result, as an adjudication rating nobody.
  * - A withdrawn player is not paired again; in a round robin the remaining
  *   games against them are forfeits.  A paused player gets a zero-point
  *   bye in a Swiss (a forfeit in a round robin) until resumed.
