@@ -589,7 +589,9 @@ void cmd_help_tourney(struct session *s)
 	    "after the round is paired loses by forfeit (a restart does not reset the time).\n"
 	    "An aborted game is played again; an adjourned game (also one cut short by a\n"
 	    "server restart, which gives the board a fresh period) continues when both\n"
-	    "players are back, or with \"resume\".  Announcements go to the players and to\n"
+	    "players are back, or with \"resume\".  A board settled without it (a forfeit,\n"
+	    "a withdrawal, the director's result) ends it with the board's result, as an\n"
+	    "adjudication that rates nobody.  Announcements go to the players and to\n"
 	    "channel %d.\n",
 	    server_config(session_server(s))->limits.tourney_delay_max_s,
 	    server_config(session_server(s))->public_delay_s,

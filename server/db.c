@@ -14,7 +14,7 @@ enum stmt {
 	ST_USER_TOUCH, ST_USER_COMPUTER,
 	ST_USER_DROP_ENTRIES, ST_USER_DROP_BYES, ST_USER_WITHDRAW, ST_USER_FORFEIT_BOARDS,
 	ST_USER_DELETED,
-	ST_USER_END_ADJOURNED, ST_USER_DROP_ADJOURNED,
+	ST_USER_NEXT_STORED, ST_STORED_END, ST_STORED_DROP,
 	ST_DELETED_SINCE, ST_DELETED_LAST,
 	ST_SAVEPOINT, ST_SAVEPOINT_RELEASE, ST_SAVEPOINT_ROLLBACK,
 	ST_VAR_SET, ST_VAR_DEL, ST_VAR_EACH,
@@ -96,19 +96,22 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "FROM tourneys WHERE id = tourney_id AND state IN ('running', 'paused'))",
 	[ST_USER_DELETED] = "INSERT INTO deleted_users (user_id, name, deleted) "
 	    "VALUES (?1, ?2, strftime('%s','now'))",
-	/* Nobody can resume them now (resume takes both accounts): they end as a live game
-	 * would, a forfeit from move 2 (rating nobody), else aborted and not kept.  ?2: no
-	 * server runs, so a game left active (a crash) is the database's to end too. */
-	[ST_USER_END_ADJOURNED] = "UPDATE games SET status = 'finished', "
-	    "result = CASE WHEN white_id = ?1 THEN '0-1' ELSE '1-0' END, "
-	    "reason = CASE WHEN white_id = ?1 THEN white ELSE black END || "
-	    "' forfeits: the account was deleted', termination = 'abandoned', "
-	    "ended = strftime('%s','now') WHERE (status = 'adjourned' OR "
-	    "(?2 AND status = 'active')) AND "
-	    "(white_id = ?1 OR black_id = ?1) AND (SELECT count(*) FROM moves "
-	    "WHERE game_id = games.id) >= 2",
-	[ST_USER_DROP_ADJOURNED] = "DELETE FROM games WHERE (status = 'adjourned' OR "
-	    "(?2 AND status = 'active')) AND (white_id = ?1 OR black_id = ?1)",
+	/* Nobody can resume them now (resume takes both accounts): each ends by
+	 * end_stored() as a forfeit of the account.  ?2: no server runs, so a game
+	 * left active (a crash) is the database's to end too. */
+	[ST_USER_NEXT_STORED] = "SELECT id, white_id = ?1, "
+	    "CASE WHEN white_id = ?1 THEN white ELSE black END FROM games WHERE "
+	    "(status = 'adjourned' OR (?2 AND status = 'active')) AND "
+	    "(white_id = ?1 OR black_id = ?1) LIMIT 1",
+	/* A stored game that can be played no more ends as a live game would: with
+	 * its result from move 2 (rating nobody), else (or with no result, ?2 '*')
+	 * aborted and not kept. */
+	[ST_STORED_END] = "UPDATE games SET status = 'finished', result = ?2, reason = ?3, "
+	    "termination = ?4, ended = strftime('%s','now') WHERE id = ?1 AND ?2 != '*' AND "
+	    "(status = 'adjourned' OR (?5 AND status = 'active')) AND "
+	    "(SELECT count(*) FROM moves WHERE game_id = games.id) >= 2",
+	[ST_STORED_DROP] = "DELETE FROM games WHERE id = ?1 AND "
+	    "(status = 'adjourned' OR (?2 AND status = 'active'))",
 	[ST_DELETED_SINCE] = "SELECT id, user_id FROM deleted_users WHERE id > ?1 ORDER BY id",
 	[ST_DELETED_LAST] = "SELECT coalesce(max(id), 0) FROM deleted_users",
 	[ST_SAVEPOINT] = "SAVEPOINT one_change",
@@ -566,17 +569,62 @@ static int write_id(struct db *db, enum stmt which, int64_t id)
 	return step_done(db, st);
 }
 
-/* The account's games nobody can resume any more end (see ST_USER_END_ADJOURNED). */
+/*
+ * Ends stored game id for good (see ST_STORED_END): 1 finished with result,
+ * 0 dropped (or not stored), -1 error.  active_too: a game left active by a
+ * crash, when no server runs.
+ */
+static int end_stored(struct db *db, int64_t id, const char *result, const char *reason,
+    enum game_termination termination, bool active_too)
+{
+	sqlite3_stmt *st = db->stmt[ST_STORED_END];
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, result, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, db_game_termination_name(termination), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, active_too);
+	if (step_done(db, st) < 0)
+		return -1;
+	int kept = sqlite3_changes(db->handle) > 0;
+	st = db->stmt[ST_STORED_DROP];
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, active_too);
+	return step_done(db, st) < 0 ? -1 : kept;
+}
+
+int db_game_end_stored(struct db *db, int64_t id, const char *result, const char *reason,
+    enum game_termination termination)
+{
+	if (write_begin(db) < 0)
+		return -1;
+	return end_stored(db, id, result, reason, termination, false);
+}
+
+/* The account's games nobody can resume any more end, one at a time, as its forfeits. */
 static int end_games(struct db *db, int64_t user_id, bool no_server)
 {
-	for (enum stmt which = ST_USER_END_ADJOURNED; which <= ST_USER_DROP_ADJOURNED; which++) {
-		sqlite3_stmt *st = db->stmt[which];
-		sqlite3_bind_int64(st, 1, user_id);
-		sqlite3_bind_int(st, 2, no_server);
-		if (step_done(db, st) < 0)
-			return -1;
+	sqlite3_stmt *st = db->stmt[ST_USER_NEXT_STORED];
+	int rc;
+
+	sqlite3_bind_int64(st, 1, user_id);
+	sqlite3_bind_int(st, 2, no_server);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		bool white = sqlite3_column_int(st, 1);
+		char reason[DB_NAME_MAX + 48];
+		snprintf(reason, sizeof reason, "%s forfeits: the account was deleted",
+		    (const char *)sqlite3_column_text(st, 2));
+		sqlite3_reset(st);
+		if (end_stored(db, id, white ? "0-1" : "1-0", reason, TERMINATION_ABANDONED,
+		    no_server) < 0)
+			break;
 	}
-	return 0;
+	if (rc == SQLITE_ROW) {		/* end_stored() failed and said why */
+		sqlite3_clear_bindings(st);
+		return -1;
+	}
+	return step_rows_end(db, st, rc);
 }
 
 int db_user_remove(struct db *db, const char *name, bool no_server, int64_t *id_out)

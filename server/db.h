@@ -217,6 +217,15 @@ int db_game_clocks(struct db *db, int64_t id, const char *white_clock, const cha
 int db_game_truncate(struct db *db, int64_t id, int keep);
 /* Sets status, result, reason, termination, end time and clocks. */
 int db_game_update(struct db *db, const struct db_game *g);
+/*
+ * Ends adjourned game id for good, as one nobody can resume: finished with
+ * result ("1-0", "0-1", "1/2-1/2") and reason when it has two moves, else,
+ * or with result "*", aborted and not kept (as a live game would be); it
+ * rates nobody.  1 finished, 0 dropped or not adjourned, -1 error.  Account
+ * deletion ends an account's stored games the same way.
+ */
+int db_game_end_stored(struct db *db, int64_t id, const char *result, const char *reason,
+    enum game_termination termination);
 /* Removes a game and its moves (a tournament pairing keeps no reference). */
 int db_game_delete(struct db *db, int64_t id);
 /* 1 found, 0 none, -1 error. */

@@ -986,6 +986,9 @@ struct game *game_resume(struct server *srv, int64_t id, struct session *a, stru
 	announce_watchers(g, true);
 	g->shown_at_ms = 0;
 	arm_timer(g);
+	if (g->tourney_id)
+		tournament_game_resumed(srv, g->tourney_id, g->tourney_round, g->tourney_board, id,
+		    g->number);
 	log_info("game %d (#%lld) resumed: %s vs %s", g->number, (long long)id, g->names[WHITE],
 	    g->names[BLACK]);
 	return g;

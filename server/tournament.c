@@ -746,12 +746,47 @@ int tournament_rounds_done(const struct tournament *t)
 	return r > 0 && !round_complete(t) ? r - 1 : r;
 }
 
+/*
+ * The stored game of board b belongs to it: the board settled some other
+ * way (a forfeit, the director), the game ends with the board's result in
+ * the same change, as lasker's adjudication ends one, so that nobody can
+ * resume it; it rates nobody, as the board's result with no game does.  A
+ * forfeit, or a game that could not be kept, leaves no game linked to the
+ * board, as account deletion's forfeits do.
+ */
+static void end_stored_game(struct tournament *t, int b, enum tourney_result res)
+{
+	const struct tourney *c = t->core;
+	const struct tourney_game *g = &c->rounds[c->rounds_paired].games[b];
+	struct tboard *bd = &t->boards[b];
+	bool white = res == TOURNEY_RESULT_WHITE_WINS || res == TOURNEY_RESULT_WHITE_FORFEIT;
+	bool black = res == TOURNEY_RESULT_BLACK_WINS || res == TOURNEY_RESULT_BLACK_FORFEIT;
+	char reason[TOURNEY_NAME_MAX + 32];
+
+	if (white || black)
+		snprintf(reason, sizeof reason, "%s wins by adjudication",
+		    c->players[white ? g->white : g->black].name);
+	else
+		snprintf(reason, sizeof reason, "Game %s by adjudication",
+		    res == TOURNEY_RESULT_DRAW ? "drawn" : "aborted");
+	int kept = db_game_end_stored(db_of(t), bd->game_id, white ? "1-0" : black ? "0-1" :
+	    res == TOURNEY_RESULT_DRAW ? "1/2-1/2" : "*", reason, TERMINATION_ADJUDICATION);
+	if (kept < 0)
+		write_failed(t, "the end of game #%lld", (long long)bd->game_id);
+	if (kept <= 0 || res == TOURNEY_RESULT_WHITE_FORFEIT ||
+	    res == TOURNEY_RESULT_BLACK_FORFEIT || res == TOURNEY_RESULT_DOUBLE_FORFEIT)
+		bd->game_id = 0;
+	bd->adjourned = false;
+}
+
 /* Records a result on board b of the current round, and says so. */
 static void record_result(struct tournament *t, int b, enum tourney_result res, const char *why)
 {
 	struct tourney *c = t->core;
 	struct tourney_game *g = &c->rounds[c->rounds_paired].games[b];
 
+	if (t->boards[b].adjourned && t->boards[b].game_id)
+		end_stored_game(t, b, res);
 	g->result = res;
 	t->boards[b].state = BOARD_DONE;
 	t->boards[b].game_number = 0;
@@ -1085,6 +1120,7 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 	}
 	if (status == GAME_FINISHED && r != RESULT_NONE) {
 		bd->game_id = game_id;
+		bd->adjourned = false;
 		record_result(t, board - 1, r == RESULT_WHITE_WINS ? TOURNEY_RESULT_WHITE_WINS :
 		    r == RESULT_BLACK_WINS ? TOURNEY_RESULT_BLACK_WINS : TOURNEY_RESULT_DRAW, NULL);
 	} else {
@@ -1097,6 +1133,23 @@ void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int
 		    round, board, db_game_status_name(status), adjourned ? "continues" : "starts again");
 	}
 	schedule(ts, 0);
+}
+
+void tournament_game_resumed(struct server *srv, int64_t tourney_id, int round, int board,
+    int64_t game_id, int game_number)
+{
+	struct tournaments *ts = server_tournaments(srv);
+	struct tournament *t = ts ? tournaments_find(ts, tourney_id) : NULL;
+
+	if (!t || round != t->core->rounds_paired || board < 1 ||
+	    board > t->core->rounds[round].ngames || t->boards[board - 1].state != BOARD_WAITING)
+		return;
+	struct tboard *bd = &t->boards[board - 1];
+	bd->state = BOARD_PLAYING;
+	bd->adjourned = false;
+	bd->game_id = game_id;
+	bd->game_number = game_number;
+	save_board(t, round, board - 1);
 }
 
 /*

@@ -19,7 +19,9 @@
  * - An aborted game is played again from the start; an adjourned one,
  *   and one that was in progress when the server stopped (adjourned at
  *   start-up), continues from its stored moves as soon as both players are
- *   back (or with `resume`), under the same forfeit rule.
+ *   back (or with `resume`), under the same forfeit rule.  A board settled
+ *   without it (a forfeit, a withdrawal, the director's result) ends it
+ *   with the board's result, as an adjudication rating nobody.
  * - A withdrawn player is not paired again; in a round robin the remaining
  *   games against them are forfeits.  A paused player gets a zero-point
  *   bye in a Swiss (a forfeit in a round robin) until resumed.
@@ -69,6 +71,11 @@ void tournaments_each(struct tournaments *ts, void (*fn)(struct tournament *t, v
 /* game.c calls this when a tournament game ends (status finished, adjourned, aborted). */
 void tournament_game_over(struct server *srv, int64_t tourney_id, int round, int board,
     int64_t game_id, enum result r, enum game_status status);
+/* ... this when its adjourned game is resumed (by the tournament, or with
+ * `resume`/`match`): the board is being played, as if the tournament had
+ * started it (no absence forfeit, no withdrawal or result settles it). */
+void tournament_game_resumed(struct server *srv, int64_t tourney_id, int round, int board,
+    int64_t game_id, int game_number);
 /* ... and this instead when it was aborted, by `by` (a colour, or -1 for both). */
 void tournament_game_aborted(struct server *srv, int64_t tourney_id, int round, int board, int by);
 
