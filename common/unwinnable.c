@@ -995,16 +995,24 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 		reach_board(r, node, &at);
 		int n = movegen_legal(&at, list);
 		r->work += n;
+		/* The children's slots in the set of seen keys are fetched from
+		 * memory all at once, before any is looked up: a large set's
+		 * lookups, a cache miss each, were most of the walk's time. */
+		struct board kids[MAX_MOVES];
 		for (int i = 0; i < n; i++) {
-			struct board child = at;
-			board_make(&child, list[i]);
-			int fresh = key_set_add(&r->seen, child.key);
+			kids[i] = at;
+			board_make(&kids[i], list[i]);
+			__builtin_prefetch(&r->seen.slots[kids[i].key & r->seen.mask]);
+		}
+		for (int i = 0; i < n; i++) {
+			const struct board *child = &kids[i];
+			int fresh = key_set_add(&r->seen, child->key);
 			if (fresh <= 0) {
 				r->incomplete |= fresh < 0;	/* unexplored: never "unwinnable" */
 				continue;
 			}
-			if (movegen_count(&child) == 0) {
-				if (at.side != r->winner || !board_in_check(&child))
+			if (movegen_count(child) == 0) {
+				if (at.side != r->winner || !board_in_check(child))
 					continue;	/* stalemate, or the winner mated */
 				move path[HELPMATE_MAX_PLIES];
 				int len = reach_path(r, node, path, HELPMATE_MAX_PLIES - 1);
@@ -1018,9 +1026,9 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
 				return r->verdict;
 			}
-			if (hopeless_after(&at, list[i], &child, r->winner))
+			if (hopeless_after(&at, list[i], child, r->winner))
 				continue;
-			if (!reach_add(r, &child, node, list[i]))
+			if (!reach_add(r, child, node, list[i]))
 				r->incomplete = true;
 		}
 	}
