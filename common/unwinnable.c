@@ -364,11 +364,39 @@ static int corner_distance(int sq, bitboard corners)
 	return best;
 }
 
-/* The corners where the winner's minor pieces can mate: a lone bishop (or
- * bishops all of one colour) checks only the corners of its colour. */
-static bitboard mating_corners(const struct board *b, enum color winner)
+/* Whether the piece on sq (not a king) has nowhere to go for now: a pawn
+ * blocked with nothing to take, a piece hemmed in by its own. */
+static bool piece_stuck(const struct board *b, int sq)
+{
+	enum color c = (b->by_color[WHITE] & bb_square(sq)) ? WHITE : BLACK;
+	enum piece_type t = piece_type_of(b->squares[sq]);
+	bitboard occ = board_occupied(b);
+
+	if (t == PAWN)
+		return (bb_push(bb_square(sq), c) & occ) &&
+		    !(attacks_pawn(sq, c) & b->by_color[!c]);
+	return !(attacks_of(t, sq, occ) & ~b->by_color[c]);
+}
+
+/*
+ * The corners where the winner's minor pieces can mate: a lone bishop (or
+ * bishops all of one colour) checks only the corners of its colour.  With
+ * drop_stuck, pawns and knights that cannot move for now (rammed pawns, a
+ * knight shut in by its own chain) do not count, so a lone bishop's corners
+ * are its colour's although a locked pawn is left: the walk then leads the
+ * loser's king to where the bishop can mate, not to the nearest corner.
+ * The dive keeps them: where the loser can free a rammed pawn by taking a
+ * piece in front of it (a crowd of bishops), it finds the promotion's mates.
+ */
+static bitboard mating_corners(const struct board *b, enum color winner, bool drop_stuck)
 {
 	bitboard ours = b->by_color[winner];
+
+	for (bitboard o = drop_stuck ? ours & (b->by_type[PAWN] | b->by_type[KNIGHT]) : 0; o;) {
+		int sq = bb_pop(&o);
+		if (piece_stuck(b, sq))
+			ours &= ~bb_square(sq);
+	}
 	bitboard bishops = ours & b->by_type[BISHOP];
 
 	if ((ours & (b->by_type[PAWN] | b->by_type[KNIGHT])) || !bishops)
@@ -500,7 +528,7 @@ static int dive_distance(const struct board *b, enum color winner)
 	h += 2 * edge_distance(lk);
 	/* Minor pieces mate in corners. */
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 5 * corner_distance(lk, mating_corners(b, winner));
+		h += 5 * corner_distance(lk, mating_corners(b, winner, false));
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
@@ -905,7 +933,7 @@ static int reach_distance(const struct board *b, enum color winner)
 	enum color loser = color_other(winner);
 	int lk = board_king(b, loser), h = 0;
 
-	h += 2 * corner_distance(lk, mating_corners(b, winner)) + 2 * edge_distance(lk);
+	h += 2 * corner_distance(lk, mating_corners(b, winner, true)) + 2 * edge_distance(lk);
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
