@@ -17,7 +17,8 @@
  *      of positions without meeting a mate, no series of legal moves mates:
  *      that is the only way the search answers "unwinnable".  A short run
  *      of it goes first (a small reachable set is done before any search)
- *      and it resumes after stage 2 with what is left of the budget.
+ *      and it resumes after stage 2 with what is left of the budget, or at
+ *      once with all of it when its frontier shows a closed set.
  *
  * Repetition and move-count rules are ignored: they can only end games
  * earlier, so a position called unwinnable here is unwinnable under them.
@@ -40,6 +41,9 @@
  * proves a few more compositions unwinnable, but costs the long helpmates
  * that the dive finds a third more time, the tail of a flag's decision. */
 #define REACH_FIRST_PCT 15
+/* A first walk that pauses with a frontier under this share (percent) of
+ * the positions it added goes on alone with the whole budget (reach_closed). */
+#define REACH_CLOSED_PCT 38
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
@@ -1065,6 +1069,19 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 	return r->verdict;
 }
 
+/*
+ * Whether the paused walk looks to be inside a small, closed set (pieces
+ * shuffling behind locked pawns): its frontier is a small part of what it
+ * has added, most children having been seen before or proved hopeless.
+ * There the walk, the only stage that can prove "unwinnable", and the one
+ * that finds these sets' mates, is given the whole budget; in open
+ * positions the frontier is most of it, and the searches go first.
+ */
+static bool reach_closed(const struct reach *r)
+{
+	return r->heap_len * 100 < r->count * REACH_CLOSED_PCT;
+}
+
 enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side,
     long budget_nodes, struct helpmate *line)
 {
@@ -1091,6 +1108,10 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	v = reach_run(&r, budget_nodes * REACH_FIRST_PCT / 100 + 1, line);
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
+	if (reach_closed(&r)) {
+		v = reach_run(&r, budget_nodes, line);
+		goto done;
+	}
 	v = UNWINNABLE_WINNABLE;
 	if (beam_widen(b, side, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
 		goto done;

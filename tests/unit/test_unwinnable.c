@@ -398,6 +398,44 @@ static void test_locked_bishop_mates(void **state)
 }
 
 /*
+ * Pieces shuffling behind locked pawns: a reachable set of tens of
+ * thousands of positions, which the walk exhausts (or meets a mate in) if it
+ * keeps the budget that the searches would spend in vain.  Its frontier
+ * after the first short run tells such a set from an open position.
+ */
+static void test_closed_walk(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum color side;
+		enum unwinnable_verdict want;
+	} cases[] = {
+		{ "rnb1b3/pk1p4/p1pPp1p1/P1P1P1P1/RBP5/P7/5B2/7K b - - 0 1", BLACK,
+		    UNWINNABLE_UNWINNABLE },
+		{ "k1b5/1p1pB3/1PpP4/2PpB3/N1pP4/1pP5/1P6/K7 w - - 0 1", BLACK,
+		    UNWINNABLE_UNWINNABLE },
+		{ "2B1B1B1/pBpBpBpB/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", WHITE,
+		    UNWINNABLE_UNWINNABLE },
+		{ "8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1", WHITE, UNWINNABLE_WINNABLE },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].side,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != cases[i].want)
+			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
+			    unwinnable_verdict_name(cases[i].want));
+		if (v == UNWINNABLE_WINNABLE)
+			check_helpmate(cases[i].fen, &b, cases[i].side, &line);
+	}
+}
+
+/*
  * Black's king, checked by a pawn, has two steps, each into a walled-in
  * region where the pawns are frozen: the walk proves it at once.  The
  * searches skip the static checks after quiet moves, but never after a
@@ -458,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_lone_minor_mates),
 		cmocka_unit_test(test_beam_long_mate),
 		cmocka_unit_test(test_locked_bishop_mates),
+		cmocka_unit_test(test_closed_walk),
 		cmocka_unit_test(test_king_steps_into_wall),
 		cmocka_unit_test(test_flag_result),
 	};
