@@ -48,6 +48,10 @@
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
+/* Boards of positions the walk expanded kept for their children (a power of
+ * two): a child is rebuilt from its parent's board in one move, not from
+ * the root in as many as it is deep. */
+#define REACH_CACHE_SIZE 4096
 /* The guided dive's share (percent) of the budget, its line length and detours. */
 #define DIVE_SHARE_PCT 45
 #define DIVE_MAX_PLIES 120
@@ -698,6 +702,12 @@ struct key_set {
 	bool has_zero;
 };
 
+/* A board the walk has rebuilt, kept for its children's expansion. */
+struct reach_cached {
+	int32_t node;	/* -1 when the slot is free */
+	struct board board;
+};
+
 struct reach {
 	const struct board *root;
 	enum color winner;
@@ -710,6 +720,7 @@ struct reach {
 	struct heap_item *heap;
 	size_t heap_len;
 	struct key_set seen;
+	struct reach_cached *cache;	/* REACH_CACHE_SIZE slots, by node id */
 };
 
 static bool key_set_init(struct key_set *set)
@@ -958,16 +969,34 @@ static int reach_distance(const struct board *b, enum color winner)
 	return h;
 }
 
-/* Replays node's path from the root into out. */
+/*
+ * Rebuilds node's board into out: its path replayed from the nearest
+ * ancestor whose board is cached (its parent, most often: best first
+ * expands children of recent positions), else from the root; then caches it.
+ */
 static void reach_board(struct reach *r, int32_t node, struct board *out)
 {
 	move path[UINT16_MAX];
-	int n = reach_path(r, node, path, UINT16_MAX);
+	int n = 0;
+	int32_t at = node;
+	const struct reach_cached *hit = NULL;
 
+	for (;;) {
+		const struct reach_cached *c = &r->cache[(uint32_t)at % REACH_CACHE_SIZE];
+		if (c->node == at) {
+			hit = c;
+			break;
+		}
+		if (r->nodes[at].parent < 0)
+			break;
+		path[n++] = r->nodes[at].played;
+		at = r->nodes[at].parent;
+	}
+	*out = hit ? hit->board : *r->root;
 	r->work += n;
-	*out = *r->root;
-	for (int i = 0; i < n; i++)
+	for (int i = n - 1; i >= 0; i--)
 		board_make(out, path[i]);
+	r->cache[(uint32_t)node % REACH_CACHE_SIZE] = (struct reach_cached){ node, *out };
 }
 
 /* Queues a new position; false when it cannot be (no room, or too deep). */
@@ -997,8 +1026,11 @@ static bool reach_open(struct reach *r, const struct board *root, enum color win
 		r->cap = INT32_MAX / 2;
 	r->nodes = malloc(r->cap * sizeof *r->nodes);
 	r->heap = malloc(r->cap * sizeof *r->heap);
-	if (!r->nodes || !r->heap || !key_set_init(&r->seen))
+	r->cache = malloc(REACH_CACHE_SIZE * sizeof *r->cache);
+	if (!r->nodes || !r->heap || !r->cache || !key_set_init(&r->seen))
 		return false;
+	for (size_t i = 0; i < REACH_CACHE_SIZE; i++)
+		r->cache[i].node = -1;
 	key_set_add(&r->seen, root->key);
 	reach_add(r, root, -1, MOVE_NONE);
 	return true;
@@ -1008,6 +1040,7 @@ static void reach_close(struct reach *r)
 {
 	free(r->nodes);
 	free(r->heap);
+	free(r->cache);
 	free(r->seen.slots);
 }
 

@@ -417,6 +417,10 @@ static void test_closed_walk(void **state)
 		{ "2B1B1B1/pBpBpBpB/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", WHITE,
 		    UNWINNABLE_UNWINNABLE },
 		{ "8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1", WHITE, UNWINNABLE_WINNABLE },
+		/* Deep sets, whose positions the walk rebuilds from their parents'
+		 * boards: from the root, the replays spent its work first. */
+		{ "5b2/8/7p/5p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1", WHITE, UNWINNABLE_UNWINNABLE },
+		{ "1k6/p1p5/P1P5/p1p5/PbP5/pBp5/P1P5/1K6 w - - 0 1", BLACK, UNWINNABLE_WINNABLE },
 	};
 	char err[128];
 
