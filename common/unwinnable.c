@@ -681,8 +681,9 @@ static bool helpmate_deepen(const struct board *b, enum color winner, long budge
 
 /*
  * Stage 3's record of a position: how it was reached.  The board itself is
- * rebuilt by replaying from the root when the position is expanded, which
- * keeps a node at 8 bytes so that the budget, not memory, bounds the walk.
+ * rebuilt when the position is expanded, by replaying its path from the
+ * nearest ancestor whose board is cached (reach_board), which keeps a node
+ * small so that the budget, not memory, bounds the walk.
  */
 struct reach_node {
 	int32_t parent;
