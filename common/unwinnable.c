@@ -17,7 +17,8 @@
  *      of positions without meeting a mate, no series of legal moves mates:
  *      that is the only way the search answers "unwinnable".  A short run
  *      of it goes first (a small reachable set is done before any search)
- *      and it resumes after stage 2 with what is left of the budget.
+ *      and it resumes after stage 2 with what is left of the budget, or at
+ *      once with all of it when its frontier shows a closed set.
  *
  * Repetition and move-count rules are ignored: they can only end games
  * earlier, so a position called unwinnable here is unwinnable under them.
@@ -40,10 +41,17 @@
  * proves a few more compositions unwinnable, but costs the long helpmates
  * that the dive finds a third more time, the tail of a flag's decision. */
 #define REACH_FIRST_PCT 15
+/* A first walk that pauses with a frontier under this share (percent) of
+ * the positions it added goes on alone with the whole budget (reach_closed). */
+#define REACH_CLOSED_PCT 38
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
+/* Boards of positions the walk expanded kept for their children (a power of
+ * two): a child is rebuilt from its parent's board in one move, not from
+ * the root in as many as it is deep. */
+#define REACH_CACHE_SIZE 4096
 /* The guided dive's share (percent) of the budget, its line length and detours. */
 #define DIVE_SHARE_PCT 45
 #define DIVE_MAX_PLIES 120
@@ -364,11 +372,39 @@ static int corner_distance(int sq, bitboard corners)
 	return best;
 }
 
-/* The corners where the winner's minor pieces can mate: a lone bishop (or
- * bishops all of one colour) checks only the corners of its colour. */
-static bitboard mating_corners(const struct board *b, enum color winner)
+/* Whether the piece on sq (not a king) has nowhere to go for now: a pawn
+ * blocked with nothing to take, a piece hemmed in by its own. */
+static bool piece_stuck(const struct board *b, int sq)
+{
+	enum color c = (b->by_color[WHITE] & bb_square(sq)) ? WHITE : BLACK;
+	enum piece_type t = piece_type_of(b->squares[sq]);
+	bitboard occ = board_occupied(b);
+
+	if (t == PAWN)
+		return (bb_push(bb_square(sq), c) & occ) &&
+		    !(attacks_pawn(sq, c) & b->by_color[!c]);
+	return !(attacks_of(t, sq, occ) & ~b->by_color[c]);
+}
+
+/*
+ * The corners where the winner's minor pieces can mate: a lone bishop (or
+ * bishops all of one colour) checks only the corners of its colour.  With
+ * drop_stuck, pawns and knights that cannot move for now (rammed pawns, a
+ * knight shut in by its own chain) do not count, so a lone bishop's corners
+ * are its colour's although a locked pawn is left: the walk then leads the
+ * loser's king to where the bishop can mate, not to the nearest corner.
+ * The dive keeps them: where the loser can free a rammed pawn by taking a
+ * piece in front of it (a crowd of bishops), it finds the promotion's mates.
+ */
+static bitboard mating_corners(const struct board *b, enum color winner, bool drop_stuck)
 {
 	bitboard ours = b->by_color[winner];
+
+	for (bitboard o = drop_stuck ? ours & (b->by_type[PAWN] | b->by_type[KNIGHT]) : 0; o;) {
+		int sq = bb_pop(&o);
+		if (piece_stuck(b, sq))
+			ours &= ~bb_square(sq);
+	}
 	bitboard bishops = ours & b->by_type[BISHOP];
 
 	if ((ours & (b->by_type[PAWN] | b->by_type[KNIGHT])) || !bishops)
@@ -500,7 +536,7 @@ static int dive_distance(const struct board *b, enum color winner)
 	h += 2 * edge_distance(lk);
 	/* Minor pieces mate in corners. */
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
-		h += 5 * corner_distance(lk, mating_corners(b, winner));
+		h += 5 * corner_distance(lk, mating_corners(b, winner, false));
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
@@ -645,8 +681,9 @@ static bool helpmate_deepen(const struct board *b, enum color winner, long budge
 
 /*
  * Stage 3's record of a position: how it was reached.  The board itself is
- * rebuilt by replaying from the root when the position is expanded, which
- * keeps a node at 8 bytes so that the budget, not memory, bounds the walk.
+ * rebuilt when the position is expanded, by replaying its path from the
+ * nearest ancestor whose board is cached (reach_board), which keeps a node
+ * small so that the budget, not memory, bounds the walk.
  */
 struct reach_node {
 	int32_t parent;
@@ -666,6 +703,12 @@ struct key_set {
 	bool has_zero;
 };
 
+/* A board the walk has rebuilt, kept for its children's expansion. */
+struct reach_cached {
+	int32_t node;	/* -1 when the slot is free */
+	struct board board;
+};
+
 struct reach {
 	const struct board *root;
 	enum color winner;
@@ -678,6 +721,7 @@ struct reach {
 	struct heap_item *heap;
 	size_t heap_len;
 	struct key_set seen;
+	struct reach_cached *cache;	/* REACH_CACHE_SIZE slots, by node id */
 };
 
 static bool key_set_init(struct key_set *set)
@@ -905,7 +949,7 @@ static int reach_distance(const struct board *b, enum color winner)
 	enum color loser = color_other(winner);
 	int lk = board_king(b, loser), h = 0;
 
-	h += 2 * corner_distance(lk, mating_corners(b, winner)) + 2 * edge_distance(lk);
+	h += 2 * corner_distance(lk, mating_corners(b, winner, true)) + 2 * edge_distance(lk);
 	for (bitboard w = b->by_color[winner]; w;) {
 		int sq = bb_pop(&w), d = distance(sq, lk);
 		switch (piece_type_of(b->squares[sq])) {
@@ -926,16 +970,34 @@ static int reach_distance(const struct board *b, enum color winner)
 	return h;
 }
 
-/* Replays node's path from the root into out. */
+/*
+ * Rebuilds node's board into out: its path replayed from the nearest
+ * ancestor whose board is cached (its parent, most often: best first
+ * expands children of recent positions), else from the root; then caches it.
+ */
 static void reach_board(struct reach *r, int32_t node, struct board *out)
 {
 	move path[UINT16_MAX];
-	int n = reach_path(r, node, path, UINT16_MAX);
+	int n = 0;
+	int32_t at = node;
+	const struct reach_cached *hit = NULL;
 
+	for (;;) {
+		const struct reach_cached *c = &r->cache[(uint32_t)at % REACH_CACHE_SIZE];
+		if (c->node == at) {
+			hit = c;
+			break;
+		}
+		if (r->nodes[at].parent < 0)
+			break;
+		path[n++] = r->nodes[at].played;
+		at = r->nodes[at].parent;
+	}
+	*out = hit ? hit->board : *r->root;
 	r->work += n;
-	*out = *r->root;
-	for (int i = 0; i < n; i++)
+	for (int i = n - 1; i >= 0; i--)
 		board_make(out, path[i]);
+	r->cache[(uint32_t)node % REACH_CACHE_SIZE] = (struct reach_cached){ node, *out };
 }
 
 /* Queues a new position; false when it cannot be (no room, or too deep). */
@@ -965,8 +1027,11 @@ static bool reach_open(struct reach *r, const struct board *root, enum color win
 		r->cap = INT32_MAX / 2;
 	r->nodes = malloc(r->cap * sizeof *r->nodes);
 	r->heap = malloc(r->cap * sizeof *r->heap);
-	if (!r->nodes || !r->heap || !key_set_init(&r->seen))
+	r->cache = malloc(REACH_CACHE_SIZE * sizeof *r->cache);
+	if (!r->nodes || !r->heap || !r->cache || !key_set_init(&r->seen))
 		return false;
+	for (size_t i = 0; i < REACH_CACHE_SIZE; i++)
+		r->cache[i].node = -1;
 	key_set_add(&r->seen, root->key);
 	reach_add(r, root, -1, MOVE_NONE);
 	return true;
@@ -976,6 +1041,7 @@ static void reach_close(struct reach *r)
 {
 	free(r->nodes);
 	free(r->heap);
+	free(r->cache);
 	free(r->seen.slots);
 }
 
@@ -995,16 +1061,24 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 		reach_board(r, node, &at);
 		int n = movegen_legal(&at, list);
 		r->work += n;
+		/* The children's slots in the set of seen keys are fetched from
+		 * memory all at once, before any is looked up: a large set's
+		 * lookups, a cache miss each, were most of the walk's time. */
+		struct board kids[MAX_MOVES];
 		for (int i = 0; i < n; i++) {
-			struct board child = at;
-			board_make(&child, list[i]);
-			int fresh = key_set_add(&r->seen, child.key);
+			kids[i] = at;
+			board_make(&kids[i], list[i]);
+			__builtin_prefetch(&r->seen.slots[kids[i].key & r->seen.mask]);
+		}
+		for (int i = 0; i < n; i++) {
+			const struct board *child = &kids[i];
+			int fresh = key_set_add(&r->seen, child->key);
 			if (fresh <= 0) {
 				r->incomplete |= fresh < 0;	/* unexplored: never "unwinnable" */
 				continue;
 			}
-			if (movegen_count(&child) == 0) {
-				if (at.side != r->winner || !board_in_check(&child))
+			if (movegen_count(child) == 0) {
+				if (at.side != r->winner || !board_in_check(child))
 					continue;	/* stalemate, or the winner mated */
 				move path[HELPMATE_MAX_PLIES];
 				int len = reach_path(r, node, path, HELPMATE_MAX_PLIES - 1);
@@ -1018,15 +1092,28 @@ static enum unwinnable_verdict reach_run(struct reach *r, long limit, struct hel
 				r->verdict = len >= 0 ? UNWINNABLE_WINNABLE : UNWINNABLE_UNDETERMINED;
 				return r->verdict;
 			}
-			if (hopeless_after(&at, list[i], &child, r->winner))
+			if (hopeless_after(&at, list[i], child, r->winner))
 				continue;
-			if (!reach_add(r, &child, node, list[i]))
+			if (!reach_add(r, child, node, list[i]))
 				r->incomplete = true;
 		}
 	}
 	r->over = true;
 	r->verdict = r->incomplete ? UNWINNABLE_UNDETERMINED : UNWINNABLE_UNWINNABLE;
 	return r->verdict;
+}
+
+/*
+ * Whether the paused walk looks to be inside a small, closed set (pieces
+ * shuffling behind locked pawns): its frontier is a small part of what it
+ * has added, most children having been seen before or proved hopeless.
+ * There the walk, the only stage that can prove "unwinnable", and the one
+ * that finds these sets' mates, is given the whole budget; in open
+ * positions the frontier is most of it, and the searches go first.
+ */
+static bool reach_closed(const struct reach *r)
+{
+	return r->heap_len * 100 < r->count * REACH_CLOSED_PCT;
 }
 
 enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side,
@@ -1055,6 +1142,10 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	v = reach_run(&r, budget_nodes * REACH_FIRST_PCT / 100 + 1, line);
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
+	if (reach_closed(&r)) {
+		v = reach_run(&r, budget_nodes, line);
+		goto done;
+	}
 	v = UNWINNABLE_WINNABLE;
 	if (beam_widen(b, side, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
 		goto done;

@@ -359,6 +359,87 @@ static void test_beam_long_mate(void **state)
 }
 
 /*
+ * A lone bishop's helpmates behind locked pawn chains, or with a knight or
+ * pawns of the winner's own stuck in them: compositions CHA finds winnable
+ * (lines of 19 to 240 plies) that the flag budget used to leave
+ * undetermined.  The stuck pieces made the walk's guide take any corner,
+ * the nearest first, also one the bishop never checks.
+ */
+static void test_locked_bishop_mates(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum color winner;
+	} cases[] = {
+		{ "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", BLACK },
+		{ "3k4/1b6/8/1p1p1p1p/1P1P1P1P/4B3/b4B2/3K4 b - - 0 1", BLACK },
+		{ "7k/8/8/3B4/8/6p1/6Pb/6bK w - - 0 1", BLACK },
+		{ "k7/8/3b4/1Bp1p3/2PbP3/2pBp1p1/2P1P1P1/5K2 b - - 0 1", BLACK },
+		{ "1kb5/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/1KB5 w - - 0 1", BLACK },
+		{ "8/2k5/2b1b3/1p1p1pBp/1P1P1P1P/8/2bK1B2/8 b - - 0 1", WHITE },
+		{ "4k3/1p1p1p1p/1P1P3P/5P2/8/2B1B1B1/3B1B2/2B1K3 w - - 0 1", WHITE },
+		{ "8/4k3/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1", WHITE },
+		{ "8/4k1b1/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1", WHITE },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != UNWINNABLE_WINNABLE)
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
+		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
+	}
+}
+
+/*
+ * Pieces shuffling behind locked pawns: a reachable set of tens of
+ * thousands of positions, which the walk exhausts (or meets a mate in) if it
+ * keeps the budget that the searches would spend in vain.  Its frontier
+ * after the first short run tells such a set from an open position.
+ */
+static void test_closed_walk(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum color side;
+		enum unwinnable_verdict want;
+	} cases[] = {
+		{ "rnb1b3/pk1p4/p1pPp1p1/P1P1P1P1/RBP5/P7/5B2/7K b - - 0 1", BLACK,
+		    UNWINNABLE_UNWINNABLE },
+		{ "k1b5/1p1pB3/1PpP4/2PpB3/N1pP4/1pP5/1P6/K7 w - - 0 1", BLACK,
+		    UNWINNABLE_UNWINNABLE },
+		{ "2B1B1B1/pBpBpBpB/P1P1P1P1/8/8/8/8/k1K5 w - - 0 1", WHITE,
+		    UNWINNABLE_UNWINNABLE },
+		{ "8/p1p1p3/8/8/8/6p1/P1P1P1Pp/k6K w - - 0 1", WHITE, UNWINNABLE_WINNABLE },
+		/* Deep sets, whose positions the walk rebuilds from their parents'
+		 * boards: from the root, the replays spent its work first. */
+		{ "5b2/8/7p/5p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1", WHITE, UNWINNABLE_UNWINNABLE },
+		{ "1k6/p1p5/P1P5/p1p5/PbP5/pBp5/P1P5/1K6 w - - 0 1", BLACK, UNWINNABLE_WINNABLE },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].side,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != cases[i].want)
+			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
+			    unwinnable_verdict_name(cases[i].want));
+		if (v == UNWINNABLE_WINNABLE)
+			check_helpmate(cases[i].fen, &b, cases[i].side, &line);
+	}
+}
+
+/*
  * Black's king, checked by a pawn, has two steps, each into a walled-in
  * region where the pawns are frozen: the walk proves it at once.  The
  * searches skip the static checks after quiet moves, but never after a
@@ -418,6 +499,8 @@ int main(void)
 		cmocka_unit_test(test_pawn_lock),
 		cmocka_unit_test(test_lone_minor_mates),
 		cmocka_unit_test(test_beam_long_mate),
+		cmocka_unit_test(test_locked_bishop_mates),
+		cmocka_unit_test(test_closed_walk),
 		cmocka_unit_test(test_king_steps_into_wall),
 		cmocka_unit_test(test_flag_result),
 	};
