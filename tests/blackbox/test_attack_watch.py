@@ -38,7 +38,7 @@ class PrivateGames(WatchCase):
 
     def test_every_way_in_is_refused(self):
         a, b, spy = self.a, self.b, self.spy
-        self.assertIn(b"private set to 1.", self.cmd(a, "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(a, "set private 1"))
         # A follower from before the game begins is not let in when it does.
         self.assertIn(("You will now be following %s's games." % a.name).encode(),
                       self.cmd(spy, "follow %s" % a.name))
@@ -98,7 +98,7 @@ class PrivateTourneyBoards(WatchCase):
         director = self.user_player(srv, "director", PW)
         players = [self.user_player(srv, n, PW) for n in names]
         watcher = self.guest_player(srv)
-        self.assertIn(b"private set to 1.", self.cmd(players[0], "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(players[0], "set private 1"))
         out = self.cmd(director, "tourney create Club rr 0 5 0 unrated")
         tid = int(re.search(rb"Created tourney (\d+)", out).group(1))
         for c in players:

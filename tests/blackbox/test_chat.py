@@ -158,7 +158,7 @@ class Chat(ChessdTestCase):
         a = self.user(self.srv, "alice", "secret1")
         b = self.user(self.srv, "bob", "secret2")
         g = self.guest(self.srv)
-        self.assertEqual(a.command("set tell 0"), b"tell set to 0.\n\rfics% ")
+        self.assertEqual(a.command("set tell 0"), b"You will not hear tells from unregistered users.\n\rfics% ")
         self.assertEqual(g.command("tell alice psst"),
                          b"Player \"alice\" isn't listening to unregistered users' tells.\n\rfics% ")
         self.assertEqual(b.command("tell alice registered may"), b"(told alice)\n\rfics% ")
