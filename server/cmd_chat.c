@@ -1,4 +1,5 @@
 /* Talking: tell, xtell, say, shout, and channels. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +8,13 @@
 #include "audience.h"
 #include "blkcmd.h"
 #include "cmd.h"
+#include "examine.h"
 #include "limit.h"
 #include "lists.h"
 #include "number.h"
 #include "server.h"
 #include "session.h"
+#include "var.h"
 
 /* Channel numbers FICS clients know by name ("help channel_list"). */
 static const struct {
@@ -100,6 +103,50 @@ static void tell_channel(struct session *s, int channel, const char *text)
 		session_printf(s, "(told %d players in channel %d)\n", t.told, channel);
 }
 
+/* lasker's hms_desc: "5 secs", "3 mins", "1 hr, 2 mins, 3 secs", "2 days, 1 hour, ...". */
+static void idle_text(int64_t ms, char *buf, size_t len)
+{
+	long long t = ms / 1000, days = t / 86400, hrs = t % 86400 / 3600, mins = t % 3600 / 60,
+	    secs = t % 60;
+
+	if (!days && !hrs && !mins)
+		snprintf(buf, len, "%lld sec%s", secs, secs == 1 ? "" : "s");
+	else if (!days && !hrs)
+		snprintf(buf, len, "%lld min%s", mins, mins == 1 ? "" : "s");
+	else if (!days)
+		snprintf(buf, len, "%lld hr%s, %lld min%s, %lld sec%s", hrs, hrs == 1 ? "" : "s",
+		    mins, mins == 1 ? "" : "s", secs, secs == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%lld day%s, %lld hour%s, %lld minute%s and %lld second%s", days,
+		    days == 1 ? "" : "s", hrs, hrs == 1 ? "" : "s", mins, mins == 1 ? "" : "s", secs,
+		    secs == 1 ? "" : "s");
+}
+
+/*
+ * What lasker's tell adds to "(told NAME...)": what the one told is busy
+ * with (examining, setting up, playing a game not the teller's), else their
+ * "busy" string, else how long they have been idle past two minutes.
+ */
+static void told_note(struct session *s, struct session *to, char *buf, size_t len)
+{
+	struct examine *ex = session_examining(to);
+	const char *busy = var_str(session_vars(to), VAR_BUSY);
+	int64_t idle_ms = session_idle_ms(to);
+	char idle[96];
+
+	buf[0] = '\0';
+	idle_text(idle_ms, idle, sizeof idle);
+	if (ex)
+		snprintf(buf, len, examine_in_setup(ex) ? ", who is setting up a position" :
+		    ", who is examining a game");
+	else if (session_game(to) && session_game(to) != session_game(s))
+		snprintf(buf, len, ", who is playing");
+	else if (*busy)
+		snprintf(buf, len, ", who %s (idle: %s)", busy, idle);
+	else if (idle_ms / 1000 % 3600 / 60 > 2)
+		snprintf(buf, len, ", who has been idle %s", idle);
+}
+
 /* tell and xtell: to a player by name, "." for the last one, or a channel. */
 static void tell(struct session *s, const struct cmd_args *a, bool remember)
 {
@@ -125,12 +172,22 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 	} else {
 		to = server_find_session(session_server(s), target);
 	}
+	if (!to && remember) {
+		/* As lasker's tell_s, which lowers the name first; xtell keeps it as typed. */
+		char lower[SESSION_NAME_MAX + 1];
+		size_t i;
+		for (i = 0; target[i] && i < SESSION_NAME_MAX; i++)
+			lower[i] = (char)tolower((unsigned char)target[i]);
+		lower[i] = '\0';
+		session_printf(s, "No user named '%s' is logged in.\n", lower);
+		return;
+	}
 	if (!to) {
 		session_printf(s, "No user named \"%s\" is logged in.\n", target);
 		return;
 	}
 	if (!session_registered(s) && !session_var(to, VAR_TELL)) {
-		session_printf(s, "Player \"%s\" isn't listening to unregistered users' tells.\n",
+		session_printf(s, "Player \"%s\" isn't listening to unregistered tells.\n",
 		    session_name(to));
 		return;
 	}
@@ -140,11 +197,12 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
 		return;
 	}
-	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
-	if (censored)
+	if (censored && remember)
 		session_printf(s, "Told \"%s\", who is censoring you.\n", session_name(to));
-	else
-		session_printf(s, "(told %s)\n", session_name(to));
+	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
+	char note[SESSION_NAME_MAX + VAR_STRING_MAX + 128];
+	told_note(s, to, note, sizeof note);
+	session_printf(s, "(told %s%s)\n", session_name(to), note);
 	if (remember)
 		session_set_last_tell(s, to);
 }

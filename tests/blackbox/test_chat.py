@@ -34,7 +34,7 @@ class Chat(ChessdTestCase):
     def test_tell_errors(self):
         a = self.guest(self.srv)
         self.assertEqual(a.command("tell nobody hi"),
-                         b'No user named "nobody" is logged in.\n\rfics% ')
+                         b"No user named 'nobody' is logged in.\n\rfics% ")
         self.assertEqual(a.command("tell . hi"), b"No previous tell.\n\rfics% ")
         self.assertEqual(a.command("tell"), b"Usage: tell <name|channel|.> <message>\n\rfics% ")
         self.assertEqual(a.command("tell nobody"), b"Usage: tell <name|channel|.> <message>\n\rfics% ")
@@ -160,7 +160,7 @@ class Chat(ChessdTestCase):
         g = self.guest(self.srv)
         self.assertEqual(a.command("set tell 0"), b"You will not hear tells from unregistered users.\n\rfics% ")
         self.assertEqual(g.command("tell alice psst"),
-                         b"Player \"alice\" isn't listening to unregistered users' tells.\n\rfics% ")
+                         b"Player \"alice\" isn't listening to unregistered tells.\n\rfics% ")
         self.assertEqual(b.command("tell alice registered may"), b"(told alice)\n\rfics% ")
         out = a.expect(b"bob tells you: registered may")
         self.assertNotIn(b"psst", out)

@@ -73,7 +73,7 @@ class Censor(ChessdTestCase):
         root = self.user(self.srv, "root", PW)
         self.b.command("+censor root")
         self.assertEqual(root.command("tell bob listen"),
-                         b'Told "bob", who is censoring you.\n\rfics% ')
+                         b'Told "bob", who is censoring you.\n\r(told bob)\n\rfics% ')
         self.b.expect(b"root(*) tells you: listen")
         # Other paths stay censored.
         self.assertEqual(root.command("shout all"), b"(shouted to 2 players)\n\rfics% ")
