@@ -507,7 +507,7 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 		return -1;
 	}
 	if (game_color_of(g, s) >= 0) {
-		snprintf(err, errlen, "You cannot observe a game you are playing.");
+		snprintf(err, errlen, "You cannot observe a game that you are playing.");
 		return -1;
 	}
 	int rc = session_observe(s, g);

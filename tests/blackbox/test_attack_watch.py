@@ -68,7 +68,7 @@ class PrivateGames(WatchCase):
         self.assertNotIn(b"Observing", self.cmd(spy, "allobservers"))
         self.assertNotIn(b"Observing", self.cmd(spy, "allobservers %d" % n))
         # Its players still cannot observe it, as any game they play.
-        self.assertIn(b"You cannot observe a game you are playing.", self.cmd(b, "observe %d" % n))
+        self.assertIn(b"You cannot observe a game that you are playing.", self.cmd(b, "observe %d" % n))
         # An admin may watch, and sees it in allobservers.
         root = self.user_player(self.srv, "root", PW)
         self.assertIn(("You are now observing game %d." % n).encode(),

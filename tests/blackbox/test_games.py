@@ -455,7 +455,7 @@ class ObserveTest(GamesTestCase):
         out = self.cmd(o2, "observe %s" % w.name)       # by a player's name
         self.assertIn(b"You are now observing game %d." % n, out)
         self.assertIn(b"You are already observing game %d." % n, self.cmd(o2, "observe %d" % n))
-        self.assertIn(b"You cannot observe a game you are playing.", self.cmd(w, "observe %d" % n))
+        self.assertIn(b"You cannot observe a game that you are playing.", self.cmd(w, "observe %d" % n))
         out = self.cmd(o, "allobservers")
         self.assertRegex(out, (r"Observing +%d \[%s vs\. %s\]: (%s\(U\) %s\(U\)|%s\(U\) %s\(U\)) "
                                r"\(2 users\)" % (n, w.name, b.name, o.name, o2.name, o2.name,
