@@ -334,7 +334,6 @@ static void show_channel(struct session *s, int channel)
 	struct server *srv = session_server(s);
 	int most = audience_member_count(srv, channel);
 	struct members m = { most ? malloc((size_t)most * sizeof *m.list) : NULL, 0 };
-	const char *name = channel_name(channel);
 
 	if (most && !m.list) {
 		session_printf(s, "Out of memory.\n");
@@ -343,13 +342,21 @@ static void show_channel(struct session *s, int channel)
 	audience_each_member(srv, channel, collect_member, &m);
 	if (m.count)
 		qsort(m.list, (size_t)m.count, sizeof *m.list, by_name);
-	session_printf(s, "Channel %d", channel);
-	if (name)
-		session_printf(s, " \"%s\"", name);
-	session_printf(s, ":");
+	/*
+	 * lasker's com_inchannel lines, but the count line in the words pychess
+	 * reads to the end of the list ("3 players are in channel 4."), where
+	 * lasker's "people are" would leave it reading on.
+	 */
+	if (!m.count) {
+		session_printf(s, "Channel %d is empty.\n", channel);
+		free(m.list);
+		return;
+	}
+	session_printf(s, "Channel %d:", channel);
 	for (int i = 0; i < m.count; i++)
 		session_printf(s, " %s%s", session_name(m.list[i]), session_flags(m.list[i]));
-	session_printf(s, " (%d player%s)\n", m.count, m.count == 1 ? "" : "s");
+	session_printf(s, "\n%d player%s in channel %d.\n", m.count, m.count == 1 ? " is" : "s are",
+	    channel);
 	free(m.list);
 }
 

@@ -75,12 +75,12 @@ class Chat(ChessdTestCase):
         # inchannel.
         names = sorted([a.name, b.name], key=str.lower)
         self.assertEqual(c.command("inchannel 77"),
-                         b"Channel 77: %s(U) %s(U) (2 players)\n\rfics%% " % (
+                         b"Channel 77: %s(U) %s(U)\n\r2 players are in channel 77.\n\rfics%% " % (
                              names[0].encode(), names[1].encode()))
         self.assertEqual(c.command("inchannel %s" % a.name),
                          b"%s is in the following channels:\n\r50 77 \n\rfics%% " % a.name.encode())
         everything = c.command("inchannel")
-        self.assertIn(b'Channel 50 "Chat":', everything)
+        self.assertIn(b'Channel 50:', everything)
         self.assertIn(b"Channel 77:", everything)
         # Leaving.
         self.assertEqual(b.command("-channel 77"), b"[77] removed from your channel list.\n\rfics% ")
