@@ -217,9 +217,10 @@ static void cmd_xtell(struct session *s, const struct cmd_args *a)
 	tell(s, a, false);
 }
 
+/* One shout, c-shout or "it" on its way: the line is made once for everyone. */
 struct shout {
 	struct session *from;
-	const char *text;
+	const char *line;
 	int told;
 };
 
@@ -229,21 +230,64 @@ static void shout_to(struct session *to, void *arg)
 
 	if (to == sh->from || lists_censors(to, sh->from) || !session_offer_chat(to))
 		return;
-	session_notify(to, "%s%s shouts: %s", session_name(sh->from), session_flags(sh->from),
-	    sh->text);
+	session_notify(to, "%s", sh->line);
 	sh->told++;
+}
+
+/* Tells k's audience line; how many heard it. */
+static int shout_send(struct session *s, enum audience_kind k, const char *line)
+{
+	struct shout sh = { s, line, 0 };
+
+	audience_each(session_server(s), k, shout_to, &sh);
+	return sh.told;
+}
+
+/* A whole typed line, the name and its flags fit. */
+#define SHOUT_LINE_MAX (LIMIT_LINE_BYTES + SESSION_NAME_MAX + 32)
+
+/* "alice shouts: hi", "alice c-shouts: hi": as lasker's com_shout and com_cshout say them. */
+static void shout_kind(struct session *s, const char *text, bool cshout)
+{
+	enum list_kind muzzle = cshout ? LIST_CMUZZLE : LIST_MUZZLE;
+	const char *verb = cshout ? "c-shouts" : "shouts";
+	char line[SHOUT_LINE_MAX];
+
+	if (lists_on_public(s, muzzle)) {
+		session_printf(s, cshout ? "You are c-muzzled.\n" : "You are muzzled.\n");
+		return;
+	}
+	snprintf(line, sizeof line, "%s%s %s: %s", session_name(s), session_flags(s), verb, text);
+	int told = shout_send(s, cshout ? AUDIENCE_CSHOUT : AUDIENCE_SHOUT, line);
+	session_printf(s, "(%d) %s %s: %s\n", told, session_name(s), verb, text);
+	if (!session_var(s, cshout ? VAR_CSHOUT : VAR_SHOUT))
+		session_printf(s, "You are not listening to %s.\n", cshout ? "c-shouts" : "shouts");
 }
 
 static void cmd_shout(struct session *s, const struct cmd_args *a)
 {
-	struct shout sh = { s, a->argv[0], 0 };
+	shout_kind(s, a->argv[0], false);
+}
+
+static void cmd_cshout(struct session *s, const struct cmd_args *a)
+{
+	shout_kind(s, a->argv[0], true);
+}
+
+/* "it": "--> alice waves", or "--> alice's turn" with no space before ' , or . (lasker's com_it). */
+static void cmd_it(struct session *s, const struct cmd_args *a)
+{
+	const char *text = a->argv[0];
+	const char *gap = strchr("',.", text[0]) && text[0] ? "" : " ";
+	char line[SHOUT_LINE_MAX];
 
 	if (lists_on_public(s, LIST_MUZZLE)) {
 		session_printf(s, "You are muzzled.\n");
 		return;
 	}
-	audience_each(session_server(s), AUDIENCE_SHOUT, shout_to, &sh);
-	session_printf(s, "(shouted to %d players)\n", sh.told);
+	snprintf(line, sizeof line, "--> %s%s%s", session_name(s), gap, text);
+	shout_send(s, AUDIENCE_SHOUT, line);
+	session_printf(s, "%s\n", line);
 }
 
 static void cmd_join(struct session *s, const struct cmd_args *a)
@@ -406,6 +450,24 @@ const struct cmd_entry cmd_shout_entry = {
 	.exec = cmd_shout,
 	.usage = "shout <message>",
 	.summary = "Send a message to everyone listening to shouts",
+};
+const struct cmd_entry cmd_cshout_entry = {
+	.name = "cshout",
+	.args = "S",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_CSHOUT,
+	.exec = cmd_cshout,
+	.usage = "cshout <message>",
+	.summary = "Send a message to everyone listening to c-shouts",
+};
+const struct cmd_entry cmd_it_entry = {
+	.name = "it",
+	.args = "S",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_IT,
+	.exec = cmd_it,
+	.usage = "it <action>",
+	.summary = "Shout an action: \"it waves\" shows \"--> alice waves\"",
 };
 const struct cmd_entry cmd_join_entry = {
 	.name = "+channel",

@@ -102,12 +102,12 @@ class Chat(ChessdTestCase):
                          b"Only registered players can use the shout command.\n\rfics% ")
         self.assertEqual(g.command("!hi all"),
                          b"Only registered players can use the shout command.\n\rfics% ")
-        self.assertEqual(a.command("shout hello everyone"), b"(shouted to 2 players)\n\rfics% ")
+        self.assertEqual(a.command("shout hello everyone"), b"(2) alice shouts: hello everyone\n\rfics% ")
         b.expect(b"\n\ralice shouts: hello everyone\n\rfics% ")
         g.expect(b"\n\ralice shouts: hello everyone\n\rfics% ")
         # Someone not listening.
         self.assertEqual(b.command("set shout 0"), b"You will not hear shouts.\n\rfics% ")
-        self.assertEqual(a.command("!again"), b"(shouted to 1 players)\n\rfics% ")
+        self.assertEqual(a.command("!again"), b"(1) alice shouts: again\n\rfics% ")
         g.expect(b"alice shouts: again")
         self.assertNotIn(b"shouts", b.read_for(0.2))
 
