@@ -186,10 +186,10 @@ class ExaminedBoards(WatchCase):
                           self.cmd(c, "observe %d" % n))
         self.assertIn(("[%s] added to your censor list." % pest.name).encode(),
                       self.cmd(coach, "+censor %s" % pest.name))
-        self.assertIn(b"(kibitzed to 1 player)", self.cmd(pest, "kibitz spam"))
+        self.assertIn(b"kibitzed to 1.", self.cmd(pest, "kibitz spam"))
         self.expect_line(pupil, re.escape("pest(----)[%d] kibitzes: spam" % n))
         # The pupil is still heard; the pest was not, before or with it.
-        self.assertIn(b"(kibitzed to 2 players)", self.cmd(pupil, "kibitz a question"))
+        self.assertIn(b"kibitzed to 2.", self.cmd(pupil, "kibitz a question"))
         out = coach.expect(re.compile(rb"kibitzes: a question\n\r"), GT)
         self.assertNotIn(b"spam", out)
         self.stop_clean(srv)
