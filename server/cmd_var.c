@@ -223,6 +223,12 @@ static void cmd_set(struct session *s, const struct cmd_args *a)
 		session_printf(s, "No such variable name %s.\n", a->argv[0]);
 		return;
 	}
+	/* As lasker's set_rated and set_mailmess: a guest has neither to change. */
+	if (!session_registered(s) && (id == VAR_RATED || id == VAR_MAILMESS)) {
+		session_printf(s, id == VAR_RATED ? "You cannot change your rated status.\n" :
+		    "Unregistered players may not receive messages.\n");
+		return;
+	}
 	const char *value = a->argc > 1 ? a->argv[1] : "";
 	/* "set shout" with no value flips a yes/no variable, as on FICS. */
 	if (!*value && var_def((enum var_id)id)->kind == VAR_KIND_BOOL)

@@ -75,6 +75,16 @@ class SetEchoes(ChessdTestCase):
         self.assertEqual(c.command("set time 7"), b"Default time set to 7.\n\rfics% ")
         self.assertIn(b"time=7", c.command("variables"))
 
+    def test_a_guest_changes_neither_rated_nor_mailmess(self):
+        srv = self.start_server()
+        g = self.guest(srv)
+        self.assertEqual(g.command("set rated 0"), b"You cannot change your rated status.\n\rfics% ")
+        self.assertEqual(g.command("set mailmess 1"),
+                         b"Unregistered players may not receive messages.\n\rfics% ")
+        out = g.command("variables")
+        self.assertIn(b"rated=1", out)
+        self.assertIn(b"mailmess=0", out)
+
 
 if __name__ == "__main__":
     main()
