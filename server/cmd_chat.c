@@ -1,5 +1,6 @@
 /* Talking: tell, xtell, say, shout, and channels. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,16 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 
 	if (channel >= 0) {
 		tell_channel(s, channel, text);
+		return;
+	}
+	/* As lasker's chtell: a number is a channel, never a name, even out of range. */
+	long n;
+	enum number_status st = number_parse(target, LONG_MIN, LONG_MAX, &n);
+	if (st != NUMBER_JUNK) {
+		if ((st == NUMBER_OK && n < 0) || target[strspn(target, " ")] == '-')
+			session_printf(s, "The lowest channel number is 0.\n");
+		else
+			session_printf(s, "The maximum channel number is %d.\n", LIMIT_CHANNEL_MAX);
 		return;
 	}
 	struct session *to;

@@ -2,8 +2,9 @@
 """tell and xtell as lasker's talkproc.c says them: "(told NAME, who is
 playing)" and the other notes tell() adds, "No user named 'name' is logged
 in." (tell_s lowers the name and quotes it singly; xtell quotes it as
-typed), "isn't listening to unregistered tells.", and an admin's tell to
-someone censoring them told both ways."""
+typed), "isn't listening to unregistered tells.", an admin's tell to
+someone censoring them told both ways, and a number out of the channels'
+range told as chtell tells it ("The maximum channel number is 255.")."""
 import re
 
 from games_harness import GamesTestCase, main
@@ -49,6 +50,15 @@ class TellTexts(GamesTestCase):
         self.assertIn(b"You will not hear tells from unregistered users.", self.cmd(tara, "set tell 0"))
         self.assertEqual(self.cmd(g, "tell tara hi"),
                          b"Player \"tara\" isn't listening to unregistered tells.\n\r")
+
+    def test_a_number_is_a_channel_never_a_name(self):
+        g = self.guest_player(self.srv)
+        self.assertEqual(self.cmd(g, "tell 256 hi"), b"The maximum channel number is 255.\n\r")
+        self.assertEqual(self.cmd(g, "tell 99999999999999999999 hi"),
+                         b"The maximum channel number is 255.\n\r")
+        self.assertEqual(self.cmd(g, "tell -1 hi"), b"The lowest channel number is 0.\n\r")
+        self.assertEqual(self.cmd(g, "tell -99999999999999999999 hi"),
+                         b"The lowest channel number is 0.\n\r")
 
     def test_an_admin_is_told_both_lines(self):
         tara = self.user_player(self.srv, "tara", PW)
