@@ -21,7 +21,8 @@ enum audience_kind {
 	AUDIENCE_GAME_END,	/* gin or iset allresults: every game's end */
 	AUDIENCE_SEEK,		/* seek or iset seekinfo: new seeks */
 	AUDIENCE_SEEK_REMOVE,	/* iset seekinfo and seekremove: seeks withdrawn */
-	AUDIENCE_SHOUT,		/* shout */
+	AUDIENCE_SHOUT,		/* shout: shouts and "it" */
+	AUDIENCE_CSHOUT,	/* cshout */
 	AUDIENCE_NB
 };
 

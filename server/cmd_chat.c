@@ -1,4 +1,6 @@
 /* Talking: tell, xtell, say, shout, and channels. */
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +9,13 @@
 #include "audience.h"
 #include "blkcmd.h"
 #include "cmd.h"
+#include "examine.h"
 #include "limit.h"
 #include "lists.h"
 #include "number.h"
 #include "server.h"
 #include "session.h"
+#include "var.h"
 
 /* Channel numbers FICS clients know by name ("help channel_list"). */
 static const struct {
@@ -100,6 +104,50 @@ static void tell_channel(struct session *s, int channel, const char *text)
 		session_printf(s, "(told %d players in channel %d)\n", t.told, channel);
 }
 
+/* lasker's hms_desc: "5 secs", "3 mins", "1 hr, 2 mins, 3 secs", "2 days, 1 hour, ...". */
+static void idle_text(int64_t ms, char *buf, size_t len)
+{
+	long long t = ms / 1000, days = t / 86400, hrs = t % 86400 / 3600, mins = t % 3600 / 60,
+	    secs = t % 60;
+
+	if (!days && !hrs && !mins)
+		snprintf(buf, len, "%lld sec%s", secs, secs == 1 ? "" : "s");
+	else if (!days && !hrs)
+		snprintf(buf, len, "%lld min%s", mins, mins == 1 ? "" : "s");
+	else if (!days)
+		snprintf(buf, len, "%lld hr%s, %lld min%s, %lld sec%s", hrs, hrs == 1 ? "" : "s",
+		    mins, mins == 1 ? "" : "s", secs, secs == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%lld day%s, %lld hour%s, %lld minute%s and %lld second%s", days,
+		    days == 1 ? "" : "s", hrs, hrs == 1 ? "" : "s", mins, mins == 1 ? "" : "s", secs,
+		    secs == 1 ? "" : "s");
+}
+
+/*
+ * What lasker's tell adds to "(told NAME...)": what the one told is busy
+ * with (examining, setting up, playing a game not the teller's), else their
+ * "busy" string, else how long they have been idle past two minutes.
+ */
+static void told_note(struct session *s, struct session *to, char *buf, size_t len)
+{
+	struct examine *ex = session_examining(to);
+	const char *busy = var_str(session_vars(to), VAR_BUSY);
+	int64_t idle_ms = session_idle_ms(to);
+	char idle[96];
+
+	buf[0] = '\0';
+	idle_text(idle_ms, idle, sizeof idle);
+	if (ex)
+		snprintf(buf, len, examine_in_setup(ex) ? ", who is setting up a position" :
+		    ", who is examining a game");
+	else if (session_game(to) && session_game(to) != session_game(s))
+		snprintf(buf, len, ", who is playing");
+	else if (*busy)
+		snprintf(buf, len, ", who %s (idle: %s)", busy, idle);
+	else if (idle_ms / 1000 % 3600 / 60 > 2)
+		snprintf(buf, len, ", who has been idle %s", idle);
+}
+
 /* tell and xtell: to a player by name, "." for the last one, or a channel. */
 static void tell(struct session *s, const struct cmd_args *a, bool remember)
 {
@@ -108,6 +156,16 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 
 	if (channel >= 0) {
 		tell_channel(s, channel, text);
+		return;
+	}
+	/* As lasker's chtell: a number is a channel, never a name, even out of range. */
+	long n;
+	enum number_status st = number_parse(target, LONG_MIN, LONG_MAX, &n);
+	if (st != NUMBER_JUNK) {
+		if ((st == NUMBER_OK && n < 0) || target[strspn(target, " ")] == '-')
+			session_printf(s, "The lowest channel number is 0.\n");
+		else
+			session_printf(s, "The maximum channel number is %d.\n", LIMIT_CHANNEL_MAX);
 		return;
 	}
 	struct session *to;
@@ -125,12 +183,22 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 	} else {
 		to = server_find_session(session_server(s), target);
 	}
+	if (!to && remember) {
+		/* As lasker's tell_s, which lowers the name first; xtell keeps it as typed. */
+		char lower[SESSION_NAME_MAX + 1];
+		size_t i;
+		for (i = 0; target[i] && i < SESSION_NAME_MAX; i++)
+			lower[i] = (char)tolower((unsigned char)target[i]);
+		lower[i] = '\0';
+		session_printf(s, "No user named '%s' is logged in.\n", lower);
+		return;
+	}
 	if (!to) {
 		session_printf(s, "No user named \"%s\" is logged in.\n", target);
 		return;
 	}
 	if (!session_registered(s) && !session_var(to, VAR_TELL)) {
-		session_printf(s, "Player \"%s\" isn't listening to unregistered users' tells.\n",
+		session_printf(s, "Player \"%s\" isn't listening to unregistered tells.\n",
 		    session_name(to));
 		return;
 	}
@@ -140,11 +208,12 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
 		return;
 	}
-	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
-	if (censored)
+	if (censored && remember)
 		session_printf(s, "Told \"%s\", who is censoring you.\n", session_name(to));
-	else
-		session_printf(s, "(told %s)\n", session_name(to));
+	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
+	char note[SESSION_NAME_MAX + VAR_STRING_MAX + 128];
+	told_note(s, to, note, sizeof note);
+	session_printf(s, "(told %s%s)\n", session_name(to), note);
 	if (remember)
 		session_set_last_tell(s, to);
 }
@@ -159,9 +228,10 @@ static void cmd_xtell(struct session *s, const struct cmd_args *a)
 	tell(s, a, false);
 }
 
+/* One shout, c-shout or "it" on its way: the line is made once for everyone. */
 struct shout {
 	struct session *from;
-	const char *text;
+	const char *line;
 	int told;
 };
 
@@ -171,21 +241,64 @@ static void shout_to(struct session *to, void *arg)
 
 	if (to == sh->from || lists_censors(to, sh->from) || !session_offer_chat(to))
 		return;
-	session_notify(to, "%s%s shouts: %s", session_name(sh->from), session_flags(sh->from),
-	    sh->text);
+	session_notify(to, "%s", sh->line);
 	sh->told++;
+}
+
+/* Tells k's audience line; how many heard it. */
+static int shout_send(struct session *s, enum audience_kind k, const char *line)
+{
+	struct shout sh = { s, line, 0 };
+
+	audience_each(session_server(s), k, shout_to, &sh);
+	return sh.told;
+}
+
+/* A whole typed line, the name and its flags fit. */
+#define SHOUT_LINE_MAX (LIMIT_LINE_BYTES + SESSION_NAME_MAX + 32)
+
+/* "alice shouts: hi", "alice c-shouts: hi": as lasker's com_shout and com_cshout say them. */
+static void shout_kind(struct session *s, const char *text, bool cshout)
+{
+	enum list_kind muzzle = cshout ? LIST_CMUZZLE : LIST_MUZZLE;
+	const char *verb = cshout ? "c-shouts" : "shouts";
+	char line[SHOUT_LINE_MAX];
+
+	if (lists_on_public(s, muzzle)) {
+		session_printf(s, cshout ? "You are c-muzzled.\n" : "You are muzzled.\n");
+		return;
+	}
+	snprintf(line, sizeof line, "%s%s %s: %s", session_name(s), session_flags(s), verb, text);
+	int told = shout_send(s, cshout ? AUDIENCE_CSHOUT : AUDIENCE_SHOUT, line);
+	session_printf(s, "(%d) %s %s: %s\n", told, session_name(s), verb, text);
+	if (!session_var(s, cshout ? VAR_CSHOUT : VAR_SHOUT))
+		session_printf(s, "You are not listening to %s.\n", cshout ? "c-shouts" : "shouts");
 }
 
 static void cmd_shout(struct session *s, const struct cmd_args *a)
 {
-	struct shout sh = { s, a->argv[0], 0 };
+	shout_kind(s, a->argv[0], false);
+}
+
+static void cmd_cshout(struct session *s, const struct cmd_args *a)
+{
+	shout_kind(s, a->argv[0], true);
+}
+
+/* "it": "--> alice waves", or "--> alice's turn" with no space before ' , or . (lasker's com_it). */
+static void cmd_it(struct session *s, const struct cmd_args *a)
+{
+	const char *text = a->argv[0];
+	const char *gap = strchr("',.", text[0]) && text[0] ? "" : " ";
+	char line[SHOUT_LINE_MAX];
 
 	if (lists_on_public(s, LIST_MUZZLE)) {
 		session_printf(s, "You are muzzled.\n");
 		return;
 	}
-	audience_each(session_server(s), AUDIENCE_SHOUT, shout_to, &sh);
-	session_printf(s, "(shouted to %d players)\n", sh.told);
+	snprintf(line, sizeof line, "--> %s%s%s", session_name(s), gap, text);
+	shout_send(s, AUDIENCE_SHOUT, line);
+	session_printf(s, "%s\n", line);
 }
 
 static void cmd_join(struct session *s, const struct cmd_args *a)
@@ -276,7 +389,6 @@ static void show_channel(struct session *s, int channel)
 	struct server *srv = session_server(s);
 	int most = audience_member_count(srv, channel);
 	struct members m = { most ? malloc((size_t)most * sizeof *m.list) : NULL, 0 };
-	const char *name = channel_name(channel);
 
 	if (most && !m.list) {
 		session_printf(s, "Out of memory.\n");
@@ -285,13 +397,21 @@ static void show_channel(struct session *s, int channel)
 	audience_each_member(srv, channel, collect_member, &m);
 	if (m.count)
 		qsort(m.list, (size_t)m.count, sizeof *m.list, by_name);
-	session_printf(s, "Channel %d", channel);
-	if (name)
-		session_printf(s, " \"%s\"", name);
-	session_printf(s, ":");
+	/*
+	 * lasker's com_inchannel lines, but the count line in the words pychess
+	 * reads to the end of the list ("3 players are in channel 4."), where
+	 * lasker's "people are" would leave it reading on.
+	 */
+	if (!m.count) {
+		session_printf(s, "Channel %d is empty.\n", channel);
+		free(m.list);
+		return;
+	}
+	session_printf(s, "Channel %d:", channel);
 	for (int i = 0; i < m.count; i++)
 		session_printf(s, " %s%s", session_name(m.list[i]), session_flags(m.list[i]));
-	session_printf(s, " (%d player%s)\n", m.count, m.count == 1 ? "" : "s");
+	session_printf(s, "\n%d player%s in channel %d.\n", m.count, m.count == 1 ? " is" : "s are",
+	    channel);
 	free(m.list);
 }
 
@@ -341,6 +461,24 @@ const struct cmd_entry cmd_shout_entry = {
 	.exec = cmd_shout,
 	.usage = "shout <message>",
 	.summary = "Send a message to everyone listening to shouts",
+};
+const struct cmd_entry cmd_cshout_entry = {
+	.name = "cshout",
+	.args = "S",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_CSHOUT,
+	.exec = cmd_cshout,
+	.usage = "cshout <message>",
+	.summary = "Send a message to everyone listening to c-shouts",
+};
+const struct cmd_entry cmd_it_entry = {
+	.name = "it",
+	.args = "S",
+	.flags = CMD_REGISTERED,
+	.code = BLKCMD_IT,
+	.exec = cmd_it,
+	.usage = "it <action>",
+	.summary = "Shout an action: \"it waves\" shows \"--> alice waves\"",
 };
 const struct cmd_entry cmd_join_entry = {
 	.name = "+channel",

@@ -120,6 +120,11 @@ struct game *cmd_find_game(struct session *s, const char *which)
 	}
 	long n;
 	enum number_status st = number_parse(which, 1, INT_MAX, &n);
+	/* As lasker's GameNumFromParam: a number below 1 is no game number at all. */
+	if (st == NUMBER_RANGE && number_parse(which, INT_MIN, 0, &n) == NUMBER_OK) {
+		session_printf(s, "%ld is not a valid game number.\n", n);
+		return NULL;
+	}
 	if (st != NUMBER_JUNK) {
 		struct game *g = st == NUMBER_OK ? games_find(server_games(srv), (int)n) : NULL;
 		if (!g)
@@ -127,10 +132,14 @@ struct game *cmd_find_game(struct session *s, const char *which)
 		return g;
 	}
 	struct session *who = server_find_session(srv, which);
-	if (who && !session_game(who) && session_examining(who))
+	if (!who) {
+		session_printf(s, "No user named \"%s\" is logged in.\n", which);
+		return NULL;
+	}
+	if (!session_game(who) && session_examining(who))
 		return examine_game(session_examining(who));
-	if (!who || !session_game(who)) {
-		session_printf(s, "%s is not playing a game.\n", which);
+	if (!session_game(who)) {
+		session_printf(s, "%s is not playing a game.\n", session_name(who));
 		return NULL;
 	}
 	return session_game(who);

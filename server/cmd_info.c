@@ -9,13 +9,16 @@
 #include "cmd.h"
 #include "config.h"
 #include "db.h"
+#include "examine.h"
 #include "fics.h"
+#include "game.h"
 #include "help.h"
 #include "limit.h"
 #include "moderation.h"
 #include "rating.h"
 #include "server.h"
 #include "session.h"
+#include "var.h"
 
 static void print_entry(const struct cmd_entry *e, void *arg)
 {
@@ -168,7 +171,7 @@ static void finger_channels(struct session *s, const struct session *who)
 }
 
 /* The per-category rating table of finger, FICS style. */
-static void finger_ratings(struct session *s, int64_t user_id)
+static void finger_ratings(struct session *s, const char *name, int64_t user_id)
 {
 	static const enum clock_category categories[] = { CLOCK_CATEGORY_LIGHTNING,
 	    CLOCK_CATEGORY_BLITZ, CLOCK_CATEGORY_STANDARD };
@@ -176,23 +179,24 @@ static void finger_ratings(struct session *s, int64_t user_id)
 
 	for (size_t i = 0; i < sizeof categories / sizeof categories[0]; i++) {
 		struct rating r;
-		char shown[8], name[16];
+		char shown[8], category[16];
 		if (rating_load(server_db(session_server(s)), user_id, categories[i], &r) < 0 ||
 		    !rating_games(&r))
 			continue;
+		/* lasker's com_stats table; pychess reads it only under this very header. */
 		if (!header) {
-			session_printf(s, "%-10s %6s %7s %7s %7s %7s %7s\n", "", "rating", "RD", "win",
-			    "loss", "draw", "total");
+			session_printf(s, "         rating     RD     win   loss   draw  total   best\n");
 			header = true;
 		}
 		rating_text(&r, user_id, shown, sizeof shown);
-		snprintf(name, sizeof name, "%s", clock_category_name(categories[i]));
-		name[0] = (char)(name[0] - 32);
-		session_printf(s, "%-10s %6s %7.1f %7d %7d %7d %7d\n", name, shown, r.value.rd, r.wins,
-		    r.losses, r.draws, rating_games(&r));
+		snprintf(category, sizeof category, "%s", clock_category_name(categories[i]));
+		category[0] = (char)(category[0] - 32);
+		session_printf(s, "%-10s%4s    %5.1f   %4d   %4d   %4d   %4d\n", category, shown,
+		    r.value.rd, r.wins, r.losses, r.draws, rating_games(&r));
 	}
+	/* lasker prints nothing here; this is the line pychess's FingerManager knows. */
 	if (!header)
-		session_printf(s, "(No rated games.)\n");
+		session_printf(s, "%s has not played any rated games.\n", name);
 	session_printf(s, "\n");
 }
 
@@ -227,6 +231,29 @@ static void finger_notes(struct session *s, int64_t user_id)
 	session_printf(s, "\n");
 }
 
+/*
+ * What an online player is doing, as lasker's com_stats says it and
+ * pychess's FingerManager reads it: "(playing game 3: alice vs. bob)",
+ * "(Examining game 4: ...)", "(Setting up game 4: ...)" and "(alice BUSY)".
+ * lasker's "alice is observing game 5." is left out: pychess stops reading a
+ * finger at a line it does not know, and would lose the ratings and notes.
+ */
+static void finger_doing(struct session *s, struct session *who)
+{
+	struct game *g = session_game(who);
+	struct examine *ex = session_examining(who);
+
+	if (!g && ex)
+		g = examine_game(ex);
+	if (g)
+		session_printf(s, "(%s game %d: %s vs. %s)\n", !ex ? "playing" :
+		    examine_in_setup(ex) ? "Setting up" : "Examining", game_number(g),
+		    game_player_name(g, WHITE), game_player_name(g, BLACK));
+	const char *busy = var_str(session_vars(who), VAR_BUSY);
+	if (*busy)
+		session_printf(s, "(%s %s)\n", session_name(who), busy);
+}
+
 static void cmd_finger(struct session *s, const struct cmd_args *a)
 {
 	const char *name = a->argc ? a->argv[0] : session_name(s);
@@ -236,10 +263,12 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 	if (who) {
 		format_duration(server_now_ms(session_server(s)) - session_login_ms(who), on, sizeof on);
 		format_duration(session_idle_ms(who), idle, sizeof idle);
-		session_printf(s, "Finger of %s%s:\n\nOn for: %s   Idle: %s\n\n", session_name(who),
+		session_printf(s, "Finger of %s%s:\n\nOn for: %s   Idle: %s\n", session_name(who),
 		    session_flags(who), on, idle);
+		finger_doing(s, who);
+		session_printf(s, "\n");
 		if (session_registered(who)) {
-			finger_ratings(s, session_user_id(who));
+			finger_ratings(s, session_name(who), session_user_id(who));
 			finger_notes(s, session_user_id(who));
 		}
 		session_printf(s, "%s\n", session_registered(who) ?
@@ -264,7 +293,7 @@ static void cmd_finger(struct session *s, const struct cmd_args *a)
 	} else {
 		session_printf(s, "Has never logged in.\n\n");
 	}
-	finger_ratings(s, user.id);
+	finger_ratings(s, user.name, user.id);
 	finger_notes(s, user.id);
 	session_printf(s, "%s\n", user.admin ? "Administrator." : user.computer ?
 	    "Computer account." : "Registered player.");

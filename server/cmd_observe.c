@@ -210,8 +210,12 @@ static void observers_of(struct game *g, void *arg)
 		examiners_of(g, l);
 		return;
 	}
-	if (!game_observer_count(g) && !l->filter)
+	/* For one game asked by name or number: the line pychess's on_allob_no reads. */
+	if (!game_observer_count(g)) {
+		if (l->filter)
+			session_printf(l->s, "No one is observing game %d.\n", game_number(g));
 		return;
+	}
 	session_printf(l->s, "Observing %2d [%s vs. %s]:", game_number(g), game_player_name(g, WHITE),
 	    game_player_name(g, BLACK));
 	game_each_observer(g, observer_name, l->s);

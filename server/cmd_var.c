@@ -15,13 +15,56 @@
 #include "session.h"
 #include "var.h"
 
-/* FICS's own confirmation where clients or users know it, else "X set to V." */
+/* lasker's sentence for a yes/no variable it names (variable.c's set_*). */
+static const struct {
+	enum var_id id;
+	const char *on, *off;
+} switch_texts[] = {
+	{ VAR_SHOUT, "You will now hear shouts.", "You will not hear shouts." },
+	{ VAR_CSHOUT, "You will now hear cshouts.", "You will not hear cshouts." },
+	{ VAR_KIBITZ, "You will now hear kibitzes.", "You will not hear kibitzes." },
+	{ VAR_TELL, "You will now hear tells from unregistered users.",
+	    "You will not hear tells from unregistered users." },
+	{ VAR_PIN, "You will now hear logins/logouts.", "You will not hear logins/logouts." },
+	{ VAR_GIN, "You will now hear game results.", "You will not hear game results." },
+	{ VAR_SEEK, "You will now hear ads.", "You will not hear ads." },
+	{ VAR_OPEN, "You are now open to receive match requests.",
+	    "You are no longer receiving match requests." },
+	{ VAR_BELL, "Bell on.", "Bell off." },
+	{ VAR_PRIVATE, "Your games will be private.", "Your games may not be private." },
+	{ VAR_FLIP, "Flip on.", "Flip off." },
+	{ VAR_MAILMESS, "Your messages will be mailed to you.",
+	    "Your messages will not be mailed to you." },
+};
+
+/* lasker's piece names in "Promotion piece set to QUEEN." */
+static const char *promote_name(const char *letter)
+{
+	switch (letter[0]) {
+	case 'r':
+		return "ROOK";
+	case 'b':
+		return "BISHOP";
+	case 'n':
+		return "KNIGHT";
+	default:
+		return "QUEEN";
+	}
+}
+
+/* The confirmation lasker's set_* prints, else "X set to V." for what it lacks. */
 static void confirm(struct session *s, enum var_id id)
 {
 	const struct var_def *d = var_def(id);
 	char buf[32];
 	int v = session_var(s, id);
+	const char *text = var_values_text(session_vars(s), id, buf, sizeof buf);
 
+	for (size_t i = 0; i < sizeof switch_texts / sizeof switch_texts[0]; i++)
+		if (switch_texts[i].id == id) {
+			session_printf(s, "%s\n", v ? switch_texts[i].on : switch_texts[i].off);
+			return;
+		}
 	switch (id) {
 	case VAR_STYLE:
 		session_printf(s, "Style %d set.\n", v);
@@ -32,8 +75,45 @@ static void confirm(struct session *s, enum var_id id)
 	case VAR_HEIGHT:
 		session_printf(s, "Height set to %d.\n", v);
 		return;
-	case VAR_SHOUT:
-		session_printf(s, v ? "You will now hear shouts.\n" : "You will not hear shouts.\n");
+	case VAR_TIME:
+		session_printf(s, "Default time set to %d.\n", v);
+		return;
+	case VAR_INC:
+		session_printf(s, "Default increment set to %d.\n", v);
+		return;
+	case VAR_KIBLEVEL:
+		session_printf(s, "Kibitz level now set to: %d.\n", v);
+		return;
+	case VAR_HIGHLIGHT:
+		if (v)
+			session_printf(s, "Highlight is now style %d.\n", v);
+		else
+			session_printf(s, "Highlight is off.\n");
+		return;
+	case VAR_PROMOTE:
+		session_printf(s, "Promotion piece set to %s.\n", promote_name(text));
+		return;
+	case VAR_LANG:
+		session_printf(s, "Language set to %s.\n", text);
+		return;
+	case VAR_BUSY:
+		if (*text)
+			session_printf(s, "Your \"busy\" string was set to \" %s\"\n", text);
+		else
+			session_printf(s, "Your \"busy\" string was cleared.\n");
+		return;
+	case VAR_AVAILINFO:
+		session_printf(s, "availinfo set to %d.\n%s\n", v, v ?
+		    "You will receive info on who is available to play." :
+		    "You are no longer receiving info on who is available to play.");
+		return;
+	case VAR_AVAILMIN:
+	case VAR_AVAILMAX:
+		if (id == VAR_AVAILMAX && !v)
+			session_printf(s, "You will be notified of all available players.\n");
+		else
+			session_printf(s, "You will be notified of availability with blitz ratings "
+			    "%d - %d.\n", session_var(s, VAR_AVAILMIN), session_var(s, VAR_AVAILMAX));
 		return;
 	case VAR_FORMULA:
 		if (*var_str(session_vars(s), id))
@@ -41,15 +121,10 @@ static void confirm(struct session *s, enum var_id id)
 		else
 			session_printf(s, "Formula unset.\n");
 		return;
-	case VAR_OPEN:
-		session_printf(s, v ? "You are now open to receive match requests.\n" :
-		    "You are no longer receiving match requests.\n");
-		return;
 	default:
 		break;
 	}
-	session_printf(s, "%s set to %s.\n", d->name,
-	    var_values_text(session_vars(s), id, buf, sizeof buf));
+	session_printf(s, "%s set to %s.\n", d->name, text);
 }
 
 struct notes {
@@ -146,6 +221,12 @@ static void cmd_set(struct session *s, const struct cmd_args *a)
 	}
 	if (id < 0) {
 		session_printf(s, "No such variable name %s.\n", a->argv[0]);
+		return;
+	}
+	/* As lasker's set_rated and set_mailmess: a guest has neither to change. */
+	if (!session_registered(s) && (id == VAR_RATED || id == VAR_MAILMESS)) {
+		session_printf(s, id == VAR_RATED ? "You cannot change your rated status.\n" :
+		    "Unregistered players may not receive messages.\n");
 		return;
 	}
 	const char *value = a->argc > 1 ? a->argv[1] : "";

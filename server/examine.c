@@ -121,6 +121,20 @@ static void tell_one(struct session *s, void *text)
 	session_notify(s, "%s", (const char *)text);
 }
 
+/* A line for all but one. */
+struct told_but {
+	struct session *skip;
+	char text[FICS_LINE_MAX];
+};
+
+static void tell_but(struct session *s, void *arg)
+{
+	struct told_but *t = arg;
+
+	if (s != t->skip)
+		session_notify(s, "%s", t->text);
+}
+
 /* A line to every examiner and observer of the board. */
 static void __attribute__((format(printf, 2, 3))) tell_all(struct examine *ex, const char *fmt, ...)
 {
@@ -658,18 +672,13 @@ void examine_add_examiner(struct examine *ex, struct session *s, struct session 
 {
 	struct game *g = ex->game;
 
-	if (examine_is_examiner(ex, who)) {
-		session_printf(s, "%s is already examining game %d.\n", session_name(who),
-		    game_number(g));
-		return;
-	}
+	/* lasker's com_mexamine: first the observing, then anything else of theirs. */
 	if (!session_observing(who, g)) {
 		session_printf(s, "%s must observe the game you are analysing.\n", session_name(who));
 		return;
 	}
 	if (session_game(who) || session_examining(who)) {
-		session_printf(s, "%s is %s a game.\n", session_name(who),
-		    session_game(who) ? "playing" : "examining");
+		session_printf(s, "%s is already analysing the game.\n", session_name(who));
 		return;
 	}
 	if (add_examiner(ex, who) < 0) {
@@ -682,7 +691,12 @@ void examine_add_examiner(struct examine *ex, struct session *s, struct session 
 	session_notify(who, "%s has made you an examiner of game %d.", session_name(s),
 	    game_number(g));
 	game_send_board(g, who);
-	tell_all(ex, "%s is now an examiner of game %d.", session_name(who), game_number(g));
+	/* Everyone else of the board, as lasker (the new examiner has its own line). */
+	struct told_but t = { who, "" };
+	snprintf(t.text, sizeof t.text, "%s is now examiner of game %d.", session_name(who),
+	    game_number(g));
+	examine_each_examiner(ex, tell_but, &t);
+	game_each_observer(g, tell_but, &t);
 }
 
 /* --- bsetup --- */

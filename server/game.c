@@ -17,6 +17,7 @@
 #include "lists.h"
 #include "log.h"
 #include "movegen.h"
+#include "number.h"
 #include "offer.h"
 #include "quota.h"
 #include "rating.h"
@@ -507,7 +508,7 @@ int game_watch(struct game *g, struct session *s, char *err, size_t errlen)
 		return -1;
 	}
 	if (game_color_of(g, s) >= 0) {
-		snprintf(err, errlen, "You cannot observe a game you are playing.");
+		snprintf(err, errlen, "You cannot observe a game that you are playing.");
 		return -1;
 	}
 	int rc = session_observe(s, g);
@@ -2121,6 +2122,39 @@ void game_each_observer(struct game *g, void (*fn)(struct session *s, void *arg)
 		fn(g->observers[i], arg);
 }
 
+/* A rating text's number ("1520P" is 1520), 0 for "----" and "++++". */
+static int rating_number(const char *text)
+{
+	char digits[8];
+	size_t n = strspn(text, "0123456789");
+	long v;
+
+	if (!n || n >= sizeof digits)
+		return 0;
+	memcpy(digits, text, n);
+	digits[n] = '\0';
+	return number_parse(digits, 0, 9999, &v) == NUMBER_OK ? (int)v : 0;
+}
+
+/*
+ * As lasker's tell() for kibitzes and whispers: a "set kiblevel N" reader
+ * hears only talkers rated N or more (the better of blitz and standard);
+ * an admin is always heard.
+ */
+static bool kiblevel_hears(struct session *to, struct session *from)
+{
+	int blitz = rating_number(session_rating_text(from, CLOCK_CATEGORY_BLITZ)),
+	    standard = rating_number(session_rating_text(from, CLOCK_CATEGORY_STANDARD));
+
+	return session_admin(from) || (blitz > standard ? blitz : standard) >=
+	    session_var(to, VAR_KIBLEVEL);
+}
+
+/*
+ * As lasker's com_kibitz and com_whisper: a kibitz goes to players and
+ * observers with "set kibitz 1", a whisper to observers whatever their
+ * kibitz variable; the talker reads "kibitzed to N." or "whispered to N.".
+ */
 void game_chat(struct game *g, struct session *from, const char *text, bool whisper)
 {
 	char rating[8] = "++++";
@@ -2138,6 +2172,8 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 	if (!whisper) {
 		for (int k = WHITE; k <= BLACK; k++)
 			if (g->players[k] && g->players[k] != from &&
+			    session_var(g->players[k], VAR_KIBITZ) &&
+			    kiblevel_hears(g->players[k], from) &&
 			    !lists_censors(g->players[k], from)) {
 				session_notify(g->players[k], "%s(%s)[%d] %s: %s", session_name(from), rating,
 				    g->number, verb, text);
@@ -2145,17 +2181,16 @@ void game_chat(struct game *g, struct session *from, const char *text, bool whis
 			}
 	}
 	for (int i = 0; i < g->observer_count; i++) {
-		if (g->observers[i] == from)
+		struct session *o = g->observers[i];
+		if (o == from)
 			continue;
-		if (!session_var(g->observers[i], VAR_KIBITZ) || lists_censors(g->observers[i], from) ||
-		    !session_offer_chat(g->observers[i]))
+		if ((!whisper && !session_var(o, VAR_KIBITZ)) || !kiblevel_hears(o, from) ||
+		    lists_censors(o, from) || !session_offer_chat(o))
 			continue;
-		session_notify(g->observers[i], "%s(%s)[%d] %s: %s", session_name(from), rating,
-		    g->number, verb, text);
+		session_notify(o, "%s(%s)[%d] %s: %s", session_name(from), rating, g->number, verb, text);
 		told++;
 	}
-	session_printf(from, "(%s to %d player%s)\n", whisper ? "whispered" : "kibitzed", told,
-	    told == 1 ? "" : "s");
+	session_printf(from, "%s to %d.\n", whisper ? "whispered" : "kibitzed", told);
 }
 
 /* --- examined boards --- */

@@ -190,6 +190,8 @@ static bool hears(const struct session *s, enum audience_kind k)
 		return session_var(s, IVAR_SEEKINFO) && session_var(s, IVAR_SEEKREMOVE);
 	case AUDIENCE_SHOUT:
 		return session_var(s, VAR_SHOUT);
+	case AUDIENCE_CSHOUT:
+		return session_var(s, VAR_CSHOUT);
 	case AUDIENCE_NB:
 		break;
 	}

@@ -90,7 +90,7 @@ class DeletedAccount(GamesTestCase):
             self.assertEqual(self.ask(b, line), b"bob has no such game.\n\r", line)
         # Account data keyed by id went with the old account.
         finger = self.cmd(a, "finger bob")
-        self.assertIn(b"(No rated games.)", finger)
+        self.assertIn(b"has not played any rated games.", finger)
         self.assertNotIn(b"old note", finger)
         self.assertNotIn(b"77", finger)
         self.assertIn(b"shout=1", self.cmd(b, "vars"))

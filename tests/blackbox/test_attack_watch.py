@@ -38,7 +38,7 @@ class PrivateGames(WatchCase):
 
     def test_every_way_in_is_refused(self):
         a, b, spy = self.a, self.b, self.spy
-        self.assertIn(b"private set to 1.", self.cmd(a, "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(a, "set private 1"))
         # A follower from before the game begins is not let in when it does.
         self.assertIn(("You will now be following %s's games." % a.name).encode(),
                       self.cmd(spy, "follow %s" % a.name))
@@ -68,7 +68,7 @@ class PrivateGames(WatchCase):
         self.assertNotIn(b"Observing", self.cmd(spy, "allobservers"))
         self.assertNotIn(b"Observing", self.cmd(spy, "allobservers %d" % n))
         # Its players still cannot observe it, as any game they play.
-        self.assertIn(b"You cannot observe a game you are playing.", self.cmd(b, "observe %d" % n))
+        self.assertIn(b"You cannot observe a game that you are playing.", self.cmd(b, "observe %d" % n))
         # An admin may watch, and sees it in allobservers.
         root = self.user_player(self.srv, "root", PW)
         self.assertIn(("You are now observing game %d." % n).encode(),
@@ -98,7 +98,7 @@ class PrivateTourneyBoards(WatchCase):
         director = self.user_player(srv, "director", PW)
         players = [self.user_player(srv, n, PW) for n in names]
         watcher = self.guest_player(srv)
-        self.assertIn(b"private set to 1.", self.cmd(players[0], "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(players[0], "set private 1"))
         out = self.cmd(director, "tourney create Club rr 0 5 0 unrated")
         tid = int(re.search(rb"Created tourney (\d+)", out).group(1))
         for c in players:
@@ -186,10 +186,10 @@ class ExaminedBoards(WatchCase):
                           self.cmd(c, "observe %d" % n))
         self.assertIn(("[%s] added to your censor list." % pest.name).encode(),
                       self.cmd(coach, "+censor %s" % pest.name))
-        self.assertIn(b"(kibitzed to 1 player)", self.cmd(pest, "kibitz spam"))
+        self.assertIn(b"kibitzed to 1.", self.cmd(pest, "kibitz spam"))
         self.expect_line(pupil, re.escape("pest(----)[%d] kibitzes: spam" % n))
         # The pupil is still heard; the pest was not, before or with it.
-        self.assertIn(b"(kibitzed to 2 players)", self.cmd(pupil, "kibitz a question"))
+        self.assertIn(b"kibitzed to 2.", self.cmd(pupil, "kibitz a question"))
         out = coach.expect(re.compile(rb"kibitzes: a question\n\r"), GT)
         self.assertNotIn(b"spam", out)
         self.stop_clean(srv)

@@ -34,7 +34,7 @@ class Chat(ChessdTestCase):
     def test_tell_errors(self):
         a = self.guest(self.srv)
         self.assertEqual(a.command("tell nobody hi"),
-                         b'No user named "nobody" is logged in.\n\rfics% ')
+                         b"No user named 'nobody' is logged in.\n\rfics% ")
         self.assertEqual(a.command("tell . hi"), b"No previous tell.\n\rfics% ")
         self.assertEqual(a.command("tell"), b"Usage: tell <name|channel|.> <message>\n\rfics% ")
         self.assertEqual(a.command("tell nobody"), b"Usage: tell <name|channel|.> <message>\n\rfics% ")
@@ -75,12 +75,12 @@ class Chat(ChessdTestCase):
         # inchannel.
         names = sorted([a.name, b.name], key=str.lower)
         self.assertEqual(c.command("inchannel 77"),
-                         b"Channel 77: %s(U) %s(U) (2 players)\n\rfics%% " % (
+                         b"Channel 77: %s(U) %s(U)\n\r2 players are in channel 77.\n\rfics%% " % (
                              names[0].encode(), names[1].encode()))
         self.assertEqual(c.command("inchannel %s" % a.name),
                          b"%s is in the following channels:\n\r50 77 \n\rfics%% " % a.name.encode())
         everything = c.command("inchannel")
-        self.assertIn(b'Channel 50 "Chat":', everything)
+        self.assertIn(b'Channel 50:', everything)
         self.assertIn(b"Channel 77:", everything)
         # Leaving.
         self.assertEqual(b.command("-channel 77"), b"[77] removed from your channel list.\n\rfics% ")
@@ -102,12 +102,12 @@ class Chat(ChessdTestCase):
                          b"Only registered players can use the shout command.\n\rfics% ")
         self.assertEqual(g.command("!hi all"),
                          b"Only registered players can use the shout command.\n\rfics% ")
-        self.assertEqual(a.command("shout hello everyone"), b"(shouted to 2 players)\n\rfics% ")
+        self.assertEqual(a.command("shout hello everyone"), b"(2) alice shouts: hello everyone\n\rfics% ")
         b.expect(b"\n\ralice shouts: hello everyone\n\rfics% ")
         g.expect(b"\n\ralice shouts: hello everyone\n\rfics% ")
         # Someone not listening.
         self.assertEqual(b.command("set shout 0"), b"You will not hear shouts.\n\rfics% ")
-        self.assertEqual(a.command("!again"), b"(shouted to 1 players)\n\rfics% ")
+        self.assertEqual(a.command("!again"), b"(1) alice shouts: again\n\rfics% ")
         g.expect(b"alice shouts: again")
         self.assertNotIn(b"shouts", b.read_for(0.2))
 
@@ -158,9 +158,9 @@ class Chat(ChessdTestCase):
         a = self.user(self.srv, "alice", "secret1")
         b = self.user(self.srv, "bob", "secret2")
         g = self.guest(self.srv)
-        self.assertEqual(a.command("set tell 0"), b"tell set to 0.\n\rfics% ")
+        self.assertEqual(a.command("set tell 0"), b"You will not hear tells from unregistered users.\n\rfics% ")
         self.assertEqual(g.command("tell alice psst"),
-                         b"Player \"alice\" isn't listening to unregistered users' tells.\n\rfics% ")
+                         b"Player \"alice\" isn't listening to unregistered tells.\n\rfics% ")
         self.assertEqual(b.command("tell alice registered may"), b"(told alice)\n\rfics% ")
         out = a.expect(b"bob tells you: registered may")
         self.assertNotIn(b"psst", out)

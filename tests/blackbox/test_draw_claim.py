@@ -20,7 +20,7 @@ class DrawWithMove(GamesTestCase):
         self.play_moves(self.w, self.b, OPENING + SHUFFLE)
 
     def test_spanish_claim_reads_the_move_as_spanish(self):
-        self.assertIn(b"Lang set to Spanish.", self.cmd(self.w, "set lang Spanish"))
+        self.assertIn(b"Language set to Spanish.", self.cmd(self.w, "set lang Spanish"))
         # To a Spanish player R is the king (rey): Kd1 repeats nothing.
         self.assertEqual(self.cmd(self.w, "draw Rd1"), b"After Rd1 you could not claim a draw.\n\r")
         self.assertNotIn(b"<12>", self.b.read_for(0.3))

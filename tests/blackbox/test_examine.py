@@ -128,10 +128,10 @@ class Examine(GamesTestCase):
         # A guest observer may do neither, as in lasker (test_kibitz_guest.py).
         self.assertIn(b"You must be registered to kibitz other people's games.",
                       self.cmd(p, "kibitz why d4?"))
-        self.assertIn(b"(kibitzed to 1 player)", self.cmd(c, "kibitz control the centre"))
+        self.assertIn(b"kibitzed to 1.", self.cmd(c, "kibitz control the centre"))
         self.expect_line(p, re.escape("%s(++++)[%d] kibitzes: control the centre"
                                       % (c.name, number)))
-        self.assertIn(b"(whispered to 1 player)", self.cmd(c, "whisper psst"))
+        self.assertIn(b"whispered to 1.", self.cmd(c, "whisper psst"))
         self.expect_line(p, re.escape("%s(++++)[%d] whispers: psst" % (c.name, number)))
         # The examiner leaving ends the board for its observers.
         self.cmd(c, "unexamine")

@@ -121,12 +121,12 @@ class Stored(StoredBase):
         self.assertEqual(board(self.cmd(pupil, "observe %s" % c.name))["relation"], -2)
         self.cmd(other, "observe %d" % number)
         out = self.cmd(c, "mexamine %s" % pupil.name)
-        self.assertIn(("%s is now an examiner of game %d." % (pupil.name, number)).encode(), out)
+        self.assertIn(("%s is now examiner of game %d." % (pupil.name, number)).encode(), out)
         self.expect_line(pupil, re.escape("Removing game %d from observation list." % number))
         self.expect_line(pupil, re.escape("%s has made you an examiner of game %d."
                                           % (c.name, number)))
         self.assertEqual(self.expect12(pupil)["relation"], 2)
-        self.assertIn(("%s is already examining game %d." % (pupil.name, number)).encode(),
+        self.assertIn(("%s must observe the game you are analysing." % pupil.name).encode(),
                       self.cmd(c, "mexamine %s" % pupil.name))
         # The pupil moves; the coach (2) and the observer (-2) see it.
         out = self.cmd(pupil, "e4")

@@ -39,7 +39,7 @@ class DeviationTest(GamesTestCase):
     def test_gin_announces_starts_and_ends(self):
         srv, a, b = self.users("alice", "bob")
         w = self.guest_player(srv)
-        self.assertIn(b"gin", self.cmd(w, "set gin 1").lower())
+        self.assertIn(b"You will now hear game results.", self.cmd(w, "set gin 1"))
         n, _ = self.start_match(a, b, "5 0 unrated")
         self.expect_line(w, re.escape("{Game %d (alice vs. bob) Creating unrated blitz match.}" % n))
         a.send_line("resign")

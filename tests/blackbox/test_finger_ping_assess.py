@@ -102,7 +102,7 @@ class FingerPingAssess(ChessdTestCase):
         # Past the last note: it goes at the end, numbered as shown.
         self.assertEqual(a.command("set 7 say hi"),
                          b"Plan variable 3 changed to 'say hi'.\n\rfics% ")
-        self.assertIn(b"(No rated games.)\n\r\n\r 1: I play the Najdorf\n\r 2: Tuesdays only\n\r"
+        self.assertIn(b"alice has not played any rated games.\n\r\n\r 1: I play the Najdorf\n\r 2: Tuesdays only\n\r"
                       b" 3: say hi\n\r\n\rRegistered player.\n\r", a.command("finger"))
         self.assertEqual(a.command("set 2"), b"Plan variable 2 cleared.\n\rfics% ")
         self.assertEqual(a.command("set 11 x"), b"No such variable name 11.\n\rfics% ")

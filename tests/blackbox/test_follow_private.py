@@ -34,7 +34,7 @@ class FollowPrivate(GamesTestCase):
 
     def test_the_follower_is_told_and_sees_nothing(self):
         f = self.follower(self.guest_player(self.srv), self.a.name)
-        self.assertIn(b"private set to 1.", self.cmd(self.a, "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(self.a, "set private 1"))
         n, _ = self.start_match(self.a, self.b, "5 0")
         m = self.expect_line(f, self.private_re)
         # pychess's pattern names the game
@@ -49,14 +49,14 @@ class FollowPrivate(GamesTestCase):
         # the next game, open, is followed as ever
         self.a.send_line("abort")
         self.end_line(self.a)
-        self.assertIn(b"private set to 0.", self.cmd(self.a, "set private 0"))
+        self.assertIn(b"Your games may not be private.", self.cmd(self.a, "set private 0"))
         n2, _ = self.start_match(self.b, self.a, "5 0")
         f.expect(b"You are now observing game %d." % n2, GT)
         self.expect12(f, game=n2)
 
     def test_an_admin_follower_is_let_in(self):
         root = self.follower(self.user_player(self.srv, "root", PW), self.a.name)
-        self.assertIn(b"private set to 1.", self.cmd(self.a, "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(self.a, "set private 1"))
         n, _ = self.start_match(self.a, self.b, "5 0")
         root.expect(b"You are now observing game %d." % n, GT)
         self.expect12(root, game=n)

@@ -455,7 +455,7 @@ class ObserveTest(GamesTestCase):
         out = self.cmd(o2, "observe %s" % w.name)       # by a player's name
         self.assertIn(b"You are now observing game %d." % n, out)
         self.assertIn(b"You are already observing game %d." % n, self.cmd(o2, "observe %d" % n))
-        self.assertIn(b"You cannot observe a game you are playing.", self.cmd(w, "observe %d" % n))
+        self.assertIn(b"You cannot observe a game that you are playing.", self.cmd(w, "observe %d" % n))
         out = self.cmd(o, "allobservers")
         self.assertRegex(out, (r"Observing +%d \[%s vs\. %s\]: (%s\(U\) %s\(U\)|%s\(U\) %s\(U\)) "
                                r"\(2 users\)" % (n, w.name, b.name, o.name, o2.name, o2.name,
@@ -467,11 +467,11 @@ class ObserveTest(GamesTestCase):
         self.assertIn(b"You must be registered to kibitz other people's games.",
                       self.cmd(o, "kibitz hello all"))
         out = self.cmd(w, "kibitz from white")
-        self.assertIn(b"(kibitzed to 3 players)", out)
+        self.assertIn(b"kibitzed to 3.", out)
         for c in (b, o, o2):
             self.expect_line(c, re.escape("%s(++++)[%d] kibitzes: from white" % (w.name, n)))
         out = self.cmd(b, "whisper psst")
-        self.assertIn(b"(whispered to 2 players)", out)
+        self.assertIn(b"whispered to 2.", out)
         for c in (o, o2):
             self.expect_line(c, re.escape("%s(++++)[%d] whispers: psst" % (b.name, n)))
         # say to the opponent
@@ -500,7 +500,7 @@ class ObserveTest(GamesTestCase):
         n, _ = self.start_match(w, b, "5 0")
         self.cmd(o, "observe %d" % n)
         self.assertIn(b"Removing game %d from observation list." % n, self.cmd(o, "unobserve"))
-        self.assertIn(b"(kibitzed to 1 player)", self.cmd(w, "kibitz x"))
+        self.assertIn(b"kibitzed to 1.", self.cmd(w, "kibitz x"))
         self.assertNotIn(b"kibitzes", o.read_for(0.5))
 
     def test_follow_observes_next_game(self):

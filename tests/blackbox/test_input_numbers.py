@@ -61,7 +61,8 @@ class Numbers(ChessdTestCase):
         cases = [
             ("observe 99999999999999999999", "There is no such game."),
             ("observe 4294967297", "There is no such game."),
-            ("observe -1", "There is no such game."),
+            ("observe -1", "-1 is not a valid game number."),
+            ("observe -99999999999999999999", "There is no such game."),
             ("moves 18446744073709551617", "There is no such game."),
             ("+channel 4294967297", "The channel number must be from 0 to 255."),
             ("+channel -1", "The channel number must be from 0 to 255."),

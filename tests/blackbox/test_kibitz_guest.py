@@ -39,25 +39,25 @@ class GuestKibitz(GamesTestCase):
             self.assertNotIn(b"kibitzes", out)
             self.assertNotIn(b"whispers", out)
         # A registered observer talks, and the guest observer hears it.
-        self.assertIn(b"(kibitzed to 3 players)", self.cmd(rita, "kibitz well played"))
+        self.assertIn(b"kibitzed to 3.", self.cmd(rita, "kibitz well played"))
         for c in (self.w, self.b, g):
             self.expect_line(c, re.escape("rita(----)[%d] kibitzes: well played" % self.n))
-        self.assertIn(b"(whispered to 1 player)", self.cmd(rita, "whisper look at e4"))
+        self.assertIn(b"whispered to 1.", self.cmd(rita, "whisper look at e4"))
         self.expect_line(g, re.escape("rita(----)[%d] whispers: look at e4" % self.n))
 
     def test_a_guest_player_talks_in_its_own_game(self):
         g = self.observer(self.guest_player(self.srv))
-        self.assertIn(b"(kibitzed to 2 players)", self.cmd(self.w, "kibitz from white"))
+        self.assertIn(b"kibitzed to 2.", self.cmd(self.w, "kibitz from white"))
         for c in (self.b, g):
             self.expect_line(c, re.escape("%s(++++)[%d] kibitzes: from white"
                                           % (self.w.name, self.n)))
-        self.assertIn(b"(whispered to 1 player)", self.cmd(self.b, "whisper from black"))
+        self.assertIn(b"whispered to 1.", self.cmd(self.b, "whisper from black"))
         self.expect_line(g, re.escape("%s(++++)[%d] whispers: from black" % (self.b.name, self.n)))
         # Playing while observing another game: the talk goes to one's own game.
         x, y = self.guest_player(self.srv), self.guest_player(self.srv)
         m, _ = self.start_match(x, y, "5 0")
         self.assertIn(b"You are now observing game %d." % m, self.cmd(self.w, "observe %d" % m))
-        self.assertIn(b"(kibitzed to 2 players)", self.cmd(self.w, "kibitz still mine"))
+        self.assertIn(b"kibitzed to 2.", self.cmd(self.w, "kibitz still mine"))
         self.expect_line(self.b, re.escape("%s(++++)[%d] kibitzes: still mine"
                                            % (self.w.name, self.n)))
 
@@ -73,7 +73,7 @@ class GuestKibitz(GamesTestCase):
         number = int(re.search(rb"<12> (?:\S+ ){15}(\d+) ", out).group(1))
         self.assertIn(b"You are now observing game %d." % number,
                       self.cmd(pupil, "observe %d" % number))
-        self.assertIn(b"(kibitzed to 1 player)", self.cmd(coach, "kibitz control the centre"))
+        self.assertIn(b"kibitzed to 1.", self.cmd(coach, "kibitz control the centre"))
         self.expect_line(pupil, re.escape("%s(++++)[%d] kibitzes: control the centre"
                                           % (coach.name, number)))
         self.assertEqual(self.cmd(pupil, "kibitz why?"),

@@ -348,7 +348,7 @@ class OutputLimits(LimitTestCase):
             if reply.startswith(b"(told "):
                 told += 1
             else:
-                self.assertEqual(reply, b'No user named "%s" is logged in.\n\rfics%% ' % victim.name.encode())
+                self.assertEqual(reply, b"No user named '%s' is logged in.\n\rfics%% " % victim.name.lower().encode())
                 break
             self.assertLess(time.monotonic(), deadline, "victim never disconnected")
         self.assertIn("output buffer over the hard limit", srv.log())

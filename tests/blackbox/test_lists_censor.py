@@ -73,10 +73,10 @@ class Censor(ChessdTestCase):
         root = self.user(self.srv, "root", PW)
         self.b.command("+censor root")
         self.assertEqual(root.command("tell bob listen"),
-                         b'Told "bob", who is censoring you.\n\rfics% ')
+                         b'Told "bob", who is censoring you.\n\r(told bob)\n\rfics% ')
         self.b.expect(b"root(*) tells you: listen")
         # Other paths stay censored.
-        self.assertEqual(root.command("shout all"), b"(shouted to 2 players)\n\rfics% ")
+        self.assertEqual(root.command("shout all"), b"(2) root shouts: all\n\rfics% ")
         self.quiet(self.b, b"root(*) shouts")
 
     def test_say_kibitz_whisper_in_a_game_and_say_after(self):
@@ -86,14 +86,14 @@ class Censor(ChessdTestCase):
         b.command("+censor alice")
         c.command("+censor alice")
         self.assertEqual(a.command("say hello"), b'Player "bob" is censoring you.\n\rfics% ')
-        self.assertEqual(a.command("kibitz nice"), b"(kibitzed to 0 players)\n\rfics% ")
-        self.assertEqual(a.command("whisper psst"), b"(whispered to 0 players)\n\rfics% ")
+        self.assertEqual(a.command("kibitz nice"), b"kibitzed to 0.\n\rfics% ")
+        self.assertEqual(a.command("whisper psst"), b"whispered to 0.\n\rfics% ")
         self.quiet(b, b"alice")
         self.quiet(c, b"alice")
         c.command("-censor alice")
-        self.assertEqual(a.command("whisper psst"), b"(whispered to 1 player)\n\rfics% ")
+        self.assertEqual(a.command("whisper psst"), b"whispered to 1.\n\rfics% ")
         c.expect(b"alice(----)[%d] whispers: psst" % game)
-        self.assertEqual(a.command("kibitz again"), b"(kibitzed to 1 player)\n\rfics% ")
+        self.assertEqual(a.command("kibitz again"), b"kibitzed to 1.\n\rfics% ")
         c.expect(b"alice(----)[%d] kibitzes: again" % game)
         self.end_game(a, b)
         c.read_for(0.2)
@@ -112,7 +112,7 @@ class Censor(ChessdTestCase):
         self.assertEqual(a.command("tell 77 hi all"), b"(told 1 players in channel 77)\n\rfics% ")
         c.expect(b"alice(77): hi all")
         self.quiet(b, b"hi all")
-        self.assertEqual(a.command("shout hey"), b"(shouted to 1 players)\n\rfics% ")
+        self.assertEqual(a.command("shout hey"), b"(1) alice shouts: hey\n\rfics% ")
         c.expect(b"alice shouts: hey")
         self.quiet(b, b"shouts")
         # A censored player's own messages to others are unaffected.

@@ -45,7 +45,7 @@ class PublicLists(ChessdTestCase):
         self.told(a, b"You have been removed from the muzzle list by root.")
         self.assertEqual(root.command("-muzzle alice"),
                          b"[alice] is not in the muzzle list.\n\rfics% ")
-        self.assertEqual(a.command("shout hello"), b"(shouted to 1 players)\n\rfics% ")
+        self.assertEqual(a.command("shout hello"), b"(1) alice shouts: hello\n\rfics% ")
 
     def test_cmuzzle_stops_channel_tells(self):
         root, a = self.root, self.a
@@ -56,7 +56,7 @@ class PublicLists(ChessdTestCase):
         self.assertEqual(a.command("tell 9 hi"), b"You are c-muzzled.\n\rfics% ")
         self.assertNotIn(b"hi", root.read_for(0.3))
         # Shouts are not channel tells.
-        self.assertEqual(a.command("shout loud"), b"(shouted to 1 players)\n\rfics% ")
+        self.assertEqual(a.command("shout loud"), b"(1) alice shouts: loud\n\rfics% ")
         self.told(root, b"alice shouts: loud")
         self.assertEqual(root.command("-cmuzzle alice"),
                          b"[alice] removed from the cmuzzle list.\n\rfics% ")

@@ -19,7 +19,7 @@ class SpanishMovesTest(GamesTestCase):
         srv = self.game_server()
         w = self.guest_player(srv)
         b = self.guest_player(srv)
-        self.assertIn(b"Lang set to Spanish.", self.cmd(w, "set lang Spanish"))
+        self.assertIn(b"Language set to Spanish.", self.cmd(w, "set lang Spanish"))
         self.start_match(w, b, "5 0")
         self.play_moves(w, b, OPENING)
 

@@ -14,7 +14,7 @@ class WebPrivateTest(WebTestCase):
     def test_a_private_game_stays_off_the_web(self):
         srv = self.web_server()
         a, b = self.guest_player(srv), self.guest_player(srv)
-        self.assertIn(b"private set to 1.", self.cmd(a, "set private 1"))
+        self.assertIn(b"Your games will be private.", self.cmd(a, "set private 1"))
         hidden, _ = self.start_match(a, b)
         self.play_moves(a, b, ["e4", "e5", "Nf3"])
         c, d, shown = self.two_guests_game(srv)

@@ -158,7 +158,7 @@ class WhoGamesLines(GamesTestCase):
 
         # A private lightning game of a three-digit player and a guest, the long
         # name cut to 11 as White, an examined board and one being set up.
-        self.assertIn(b"private set", self.cmd(bob, "set private 1").lower())
+        self.assertIn(b"Your games will be private.", self.cmd(bob, "set private 1"))
         n2, _ = self.start_match(bob, g1, "1 0 u")
         self.assertIn(b"Starting a game in examine (scratch) mode.", self.cmd(g2, "examine"))
         self.assertIn(b"Starting a game in examine (setup) mode.", self.cmd(g3, "examine setup"))
