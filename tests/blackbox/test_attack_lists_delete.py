@@ -67,7 +67,7 @@ class DeletedListMember(GamesTestCase):
         self.assertIn(b"(told alice)", self.cmd(b, "tell alice hello"))
         a.expect(b"bob tells you: hello", GT)
         # muzzle, cmuzzle: he may shout and talk in a channel.
-        self.assertIn(b"(shouted to", self.cmd(b, "shout hi all"))
+        self.assertIn(b"bob shouts: hi all", self.cmd(b, "shout hi all"))
         self.cmd(b, "+channel 5")
         self.cmd(a, "+channel 5")
         self.assertNotIn(b"muzzled", self.cmd(b, "tell 5 hi channel"))

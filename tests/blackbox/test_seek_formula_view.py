@@ -35,7 +35,7 @@ class SeekFormulaView(GamesTestCase):
         srv = self.game_server()
         o, g, h = (self.guest_player(srv) for _ in range(3))
         self.cmd(g, "iset seekinfo 1")
-        self.assertIn(b"seek", self.cmd(h, "set seek 1"))
+        self.assertEqual(self.cmd(h, "set seek 1"), b"You will now hear ads.\n\r")
         for c in (g, h):
             self.assertEqual(self.cmd(c, "set formula blitz"), b"Formula set to blitz.\n\r")
         # A lightning seek reaches neither; a blitz one both.
