@@ -196,6 +196,10 @@ static void test_budget(void **state)
 	assert_false(pawn_wall_unwinnable(&b, BLACK, SMALL_BUDGET));
 	assert_false(pawn_wall_unwinnable(&b, BLACK, 0));
 	assert_true(pawn_wall_unwinnable(&b, BLACK, PAWN_WALL_MAX_STATES));
+	/* The full lattice needs the second walk's larger cap. */
+	load(&b, "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1");
+	assert_false(pawn_wall_unwinnable(&b, BLACK, PAWN_WALL_MAX_STATES));
+	assert_true(pawn_wall_unwinnable(&b, BLACK, PAWN_WALL_RETRY_STATES));
 }
 
 /* Nothing to say without pawns, or where the winner mates at once. */
