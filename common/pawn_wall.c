@@ -22,13 +22,15 @@
  * when the winner may promote, when the winner might mate in some state,
  * or when it meets more structures than it may visit.
  *
- * Tempo: where one side can move nothing but its king (no piece, no pawn
- * with a push or a capture), the other king, after each of its moves,
- * stands only where that side still has a move; elsewhere the game is over
+ * Tempo: where one side can move nothing but its king (no piece but those
+ * always on their one square with every step onto their own pawns or such
+ * pieces, no pawn with a push or a capture), the other king, after each
+ * of its moves, stands only where that side still has a move; elsewhere the game is over
  * (stalemate, or a mate the test below sees from one step further, taken
  * only when the step uncovers a check).  A king taking a pawn onto such a
  * square ends the game too, so it is no edge, unless it is the winner's
- * king and the step may uncover a check.  With castling rights left (a
+ * king and the step may uncover a check; so too a king taking a piece
+ * always on its square, which then stays there.  With castling rights left (a
  * king steps two squares) none of this applies.
  *
  * The mate test: the loser's king on a square k of its region can be mated
@@ -182,10 +184,18 @@ static bool wall_king_only(const struct wall *w, const struct wall_state *s, enu
 {
 	bitboard pawns = s->pawns[WHITE] | s->pawns[BLACK], prey = s->pawns[!c];
 
+	bitboard stuck = s->pawns[c];
+
 	if (w->castles)
 		return false;
+	/* A piece always on its one square, its steps all onto its own pawns
+	 * or such pieces, never moves. */
+	for (int i = 2; i < w->npieces; i++)
+		if (w->color_of[i] == c && (s->present & (1u << i)) && !bb_several(s->region[i]))
+			stuck |= s->region[i];
 	for (int i = 2; i < w->npieces; i++) {
-		if (w->color_of[i] == c && s->region[i])
+		if (w->color_of[i] == c && s->region[i] &&
+		    (class_steps(w->class_of[i], s->region[i]) & ~stuck))
 			return false;
 		if (w->color_of[i] != c)
 			prey |= s->region[i];
@@ -579,6 +589,9 @@ static bool wall_king_take_ends(const struct wall *w, const struct wall_state *s
 	int to = bb_lsb(at);
 
 	after.pawns[!c] &= ~at;
+	for (int i = 2; i < w->npieces; i++)
+		if (w->color_of[i] != c && after.region[i] == at)
+			after.region[i] = 0;	/* a piece taken, not a pawn */
 	if (!wall_king_only(w, &after, !c) || (wall_reply_squares(&after, !c) & at))
 		return false;
 	if (c != w->winner)
@@ -632,10 +645,18 @@ static bitboard wall_frozen(const struct wall *w, struct wall_state *s)
 		hit[c] = bb_pawn_attacks(s->pawns[c], (enum color)c);
 	for (int i = 2; i < w->npieces; i++)
 		hit[w->color_of[i]] |= class_steps(w->class_of[i], s->region[i]);
-	/* A king takes nothing that a pawn guards. */
-	for (int c = WHITE; c <= BLACK; c++)
-		hit[c] |= class_steps(WALL_KING, s->region[c]) &
+	/* A king takes nothing that a pawn guards, nor a piece always on its
+	 * square whose taking ends the game as taking a pawn may. */
+	for (int c = WHITE; c <= BLACK; c++) {
+		bitboard steps = class_steps(WALL_KING, s->region[c]) &
 		    ~bb_pawn_attacks(s->pawns[!c], (enum color)!c);
+		for (int i = 2; i < w->npieces; i++)
+			if ((int)w->color_of[i] != c && (s->present & (1u << i)) &&
+			    !bb_several(s->region[i]) && (steps & s->region[i]) &&
+			    wall_king_take_ends(w, s, (enum color)c, s->region[i]))
+				steps &= ~s->region[i];
+		hit[c] |= steps;
+	}
 	hit[!w->winner] |= class_steps(WALL_PROMOTED, s->promoted_region);
 	for (int i = 0; i < w->npieces; i++) {
 		if (i >= 2 && (s->region[i] & hit[!w->color_of[i]]))

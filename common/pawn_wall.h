@@ -12,6 +12,10 @@
 /* Pawn structures the walk may visit before it gives up. */
 #define PAWN_WALL_MAX_STATES 4096
 
+/* Structures for the second walk, run only on what every stage left
+ * undetermined: larger locked lattices need more than the first cap. */
+#define PAWN_WALL_RETRY_STATES 16384
+
 /* Whether `side` can never checkmate, visiting at most max_states structures. */
 bool pawn_wall_unwinnable(const struct board *b, enum color side, int max_states);
 

@@ -1159,6 +1159,11 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	v = reach_run(&r, budget_nodes - spent, line);
 done:
 	reach_close(&r);
+	/* Last, and only where all else failed: the walk with the larger cap,
+	 * whose cost would otherwise land on every position. */
+	if (v == UNWINNABLE_UNDETERMINED &&
+	    pawn_wall_unwinnable(b, side, PAWN_WALL_RETRY_STATES))
+		v = UNWINNABLE_UNWINNABLE;
 	return v;
 }
 

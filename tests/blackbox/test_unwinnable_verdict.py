@@ -10,14 +10,12 @@ import time
 from games_harness import FAST, GT
 from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 
-# Whether White can still mate behind these pawn walls takes the search its
-# whole budget (it answers "undetermined", which counts as able to mate):
-# about 0.7 s at 1,200,000 positions on a quiet machine, long enough to watch
-# the loop meanwhile. (Its reachable set is too large to walk out; a search
-# that proves it unwinnable would make the flag a draw, and this test fail.)
-# (The pawn-lock rule proves White cannot mate behind the wall whose mirror
-# this is; that White's pawns may check Black's king is what it cannot settle.)
-SLOW = "4k3/p1p1p1p1/8/8/P1P1P1P1/p1p1p1p1/P1P1P1P1/1K6 b - - 0 1"
+# Whether White can still mate behind these walls of pawns and bishops takes
+# the search its whole budget (it answers "undetermined", which counts as able
+# to mate): about 1.2 s at 600,000 positions on a quiet machine, long enough
+# to watch the loop meanwhile.  (CHA leaves it open too; a search that proves
+# it unwinnable would make the flag a draw, and this test fail.)
+SLOW = "8/2k5/1p1p1p1p/bPbPbPbP/BpBpBpBp/1P1P1B1P/2K5/8 b - - 0 1"
 
 
 class VerdictOffTheLoop(StoredGames):
@@ -30,11 +28,11 @@ class VerdictOffTheLoop(StoredGames):
             ("sam", "tina", SLOW, 60000, 800),
             ("uma", "victor", KNIGHT_V_PAWN, 60000, 1000),
             ("walt", "xena", SLOW, 60000, 60000),
-        ], unwinnable_nodes=1200000, verdict_queue=1)
+        ], unwinnable_nodes=600000, verdict_queue=1)
 
     def test_slow_decision_leaves_the_loop_serving(self):
         """rosa's flag falls where the decision takes its whole budget
-        (1,200,000 positions): meanwhile another session's commands are answered
+        (600,000 positions): meanwhile another session's commands are answered
         at once, rosa's move and quinn's flag get one line each, and then the
         result comes (undetermined counts as able to mate: a loss)."""
         q, r = self.pair("quinn", "rosa")

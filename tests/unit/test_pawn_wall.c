@@ -108,6 +108,14 @@ static const struct wall_case stalemating_take[] = {
 	{ "8/1p2B3/1PpB4/k1P5/p1P5/P7/5K2/8 w - - 0 1", BLACK },
 };
 
+/* The black king on a8-b8 beside a c8 bishop that can never move: black
+ * moves its king alone all the same, and the white king taking c8 (with
+ * the black king on a8) stalemates it, so c8 stays and the king with it. */
+static const struct wall_case stuck_piece[] = {
+	{ "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", WHITE },
+	{ "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", BLACK },
+};
+
 /* Walls with a way through, each with a helpmate. */
 static const struct wall_case broken[] = {
 	/* The white king off a1: it walks out, b2 goes forward, a2 queens. */
@@ -132,6 +140,12 @@ static const struct wall_case broken[] = {
 	/* A king out of the cage. */
 	{ "1k6/b1b5/6Kp/5p1P/5p2/5Pp1/6P1/8 w - - 0 1", WHITE },
 	{ "8/1p2B3/1PpB4/2P5/pkP5/P7/5K2/8 b - - 0 1", WHITE },
+	/* No d7: the bishop moves, and d6 queens. */
+	{ "k1b5/1p6/1P1P4/B7/8/2B5/8/K7 w - - 0 1", WHITE },
+	/* A free h-pawn: the black king is not alone, Kxc8 stalemates nothing. */
+	{ "k1b5/1p1p3p/1P1P4/B7/8/2B5/8/K7 w - - 0 1", WHITE },
+	/* A locked h-pawn the white king may take: h6 queens. */
+	{ "k1b5/1p1p3p/1P1P3P/B7/8/2B5/8/K7 w - - 0 1", WHITE },
 };
 
 static void test_proves_walls(void **state)
@@ -171,6 +185,12 @@ static void test_stalemating_take(void **state)
 	prove_all(stalemating_take, sizeof stalemating_take / sizeof stalemating_take[0]);
 }
 
+static void test_stuck_piece(void **state)
+{
+	(void)state;
+	prove_all(stuck_piece, sizeof stuck_piece / sizeof stuck_piece[0]);
+}
+
 static void test_breaks_are_not_walls(void **state)
 {
 	(void)state;
@@ -196,6 +216,10 @@ static void test_budget(void **state)
 	assert_false(pawn_wall_unwinnable(&b, BLACK, SMALL_BUDGET));
 	assert_false(pawn_wall_unwinnable(&b, BLACK, 0));
 	assert_true(pawn_wall_unwinnable(&b, BLACK, PAWN_WALL_MAX_STATES));
+	/* The full lattice needs the second walk's larger cap. */
+	load(&b, "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1");
+	assert_false(pawn_wall_unwinnable(&b, BLACK, PAWN_WALL_MAX_STATES));
+	assert_true(pawn_wall_unwinnable(&b, BLACK, PAWN_WALL_RETRY_STATES));
 }
 
 /* Nothing to say without pawns, or where the winner mates at once. */
@@ -220,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_proves_walls),
 		cmocka_unit_test(test_shut_in_king),
 		cmocka_unit_test(test_stalemating_take),
+		cmocka_unit_test(test_stuck_piece),
 		cmocka_unit_test(test_breaks_are_not_walls),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_does_not_apply),
