@@ -26,7 +26,7 @@ class ClaimSpam(StoredGames):
             ("ursa", "vlad", SLOW, 60000, 60000),
             ("wynn", "xavi", SLOW.replace(" b ", " w "), 60000, 60000),
             ("yuri", "zora", SLOW.replace(" b ", " w "), 60000, 60000),
-        ], unwinnable_nodes=600000)    # SLOW takes the whole budget: long decisions
+        ], unwinnable_nodes=250000)    # SLOW takes the whole budget: long decisions
 
     def clocks(self, c):
         """Both clocks (ms) as a refreshed board shows them."""

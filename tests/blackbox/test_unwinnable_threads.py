@@ -16,7 +16,7 @@ class VerdictThreads(StoredGames):
     def two_flags(self, threads):
         """Seconds from the first flag's verdict to the second's, and from
         the flags' fall to the first verdict."""
-        srv = self.new_server(config=dict(FAST, unwinnable_nodes=600000, verdict_queue=2,
+        srv = self.new_server(config=dict(FAST, unwinnable_nodes=250000, verdict_queue=2,
                                           verdict_threads=threads), tls=False)
         stored_games(srv, [("ann", "ben", SLOW, 60000, 800), ("cat", "dan", SLOW, 60000, 800)])
         srv.start()

@@ -12,7 +12,7 @@ from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 
 # Whether White can still mate behind these walls of pawns and bishops takes
 # the search its whole budget (it answers "undetermined", which counts as able
-# to mate): about 1.2 s at 600,000 positions on a quiet machine, long enough
+# to mate): about 0.6 s at 250,000 positions on a quiet machine, long enough
 # to watch the loop meanwhile.  (CHA leaves it open too; a search that proves
 # it unwinnable would make the flag a draw, and this test fail.)
 SLOW = "8/2k5/1p1p1p1p/bPbPbPbP/BpBpBpBp/1P1P1B1P/2K5/8 b - - 0 1"
@@ -28,11 +28,11 @@ class VerdictOffTheLoop(StoredGames):
             ("sam", "tina", SLOW, 60000, 800),
             ("uma", "victor", KNIGHT_V_PAWN, 60000, 1000),
             ("walt", "xena", SLOW, 60000, 60000),
-        ], unwinnable_nodes=600000, verdict_queue=1)
+        ], unwinnable_nodes=250000, verdict_queue=1)
 
     def test_slow_decision_leaves_the_loop_serving(self):
         """rosa's flag falls where the decision takes its whole budget
-        (600,000 positions): meanwhile another session's commands are answered
+        (250,000 positions): meanwhile another session's commands are answered
         at once, rosa's move and quinn's flag get one line each, and then the
         result comes (undetermined counts as able to mate: a loss)."""
         q, r = self.pair("quinn", "rosa")
