@@ -58,7 +58,7 @@
 #define DIVE_MAX_SLACK 6
 /* The beam's share (percent) of the budget, its widths (each pass four
  * times the last) and its line length, within HELPMATE_MAX_PLIES. */
-#define BEAM_SHARE_PCT 10
+#define BEAM_SHARE_PCT 12
 #define BEAM_WIDTH_MIN 32
 #define BEAM_WIDTH_MAX 128
 #define BEAM_MAX_PLIES 160

@@ -339,23 +339,36 @@ static void test_lone_minor_mates(void **state)
 }
 
 /*
- * Two bishops of one colour against two rooks, a knight and a pawn, which
- * must all be taken or walled in before the bishops can mate: CHA's line
- * is 35 plies.  Only the beam, which moves a whole front along its guide,
- * finds a mate within the flag budget.
+ * Long helpmates that only the beam, which moves a whole front along its
+ * guide, finds within the flag budget: two bishops of one colour against
+ * two rooks, a knight and a pawn, which must all be taken or walled in
+ * (CHA's line is 35 plies); a lone bishop behind a locked chain, whose
+ * widest beam crosses a plateau of fifty plies (10,572 nodes after a
+ * narrow beam's dead end of 861).
  */
 static void test_beam_long_mate(void **state)
 {
-	static const char *const fen = "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90";
+	static const struct {
+		const char *fen;
+		enum color winner;
+	} cases[] = {
+		{ "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90", BLACK },
+		{ "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p2P2/2p5/2P5/8 w - - 0 1", BLACK },
+	};
 	char err[128];
-	struct board b;
-	struct helpmate line;
 
 	(void)state;
-	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
-	assert_int_equal(unwinnable_decide(&b, BLACK, UNWINNABLE_FLAG_NODES, &line),
-	    UNWINNABLE_WINNABLE);
-	check_helpmate(fen, &b, BLACK, &line);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != UNWINNABLE_WINNABLE)
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
+		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
+	}
 }
 
 /*
