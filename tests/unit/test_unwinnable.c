@@ -372,6 +372,29 @@ static void test_beam_long_mate(void **state)
 }
 
 /*
+ * Four bishops of one colour against a knight (CHA's line is 33 plies):
+ * the bishops never attack the other colour, so the mate needs the
+ * loser's king in a corner of theirs, its neighbours of the other colour
+ * held by its own knight or covered by the winner's king.  The guides
+ * counted those squares as any flight square, and so took the corner of
+ * the wrong colour (one such neighbour) for nearer a mate than the right
+ * one (two): every stage failed within the flag budget.
+ */
+static void test_one_colour_bishops_mate(void **state)
+{
+	static const char *const fen = "8/8/8/8/3k4/1Bn5/BKB5/1B6 w - - 0 1";
+	char err[128];
+	struct board b;
+	struct helpmate line;
+
+	(void)state;
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	assert_int_equal(unwinnable_decide(&b, WHITE, UNWINNABLE_FLAG_NODES, &line),
+	    UNWINNABLE_WINNABLE);
+	check_helpmate(fen, &b, WHITE, &line);
+}
+
+/*
  * A lone bishop's helpmates behind locked pawn chains, or with a knight or
  * pawns of the winner's own stuck in them: compositions CHA finds winnable
  * (lines of 19 to 240 plies) that the flag budget used to leave
@@ -512,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_pawn_lock),
 		cmocka_unit_test(test_lone_minor_mates),
 		cmocka_unit_test(test_beam_long_mate),
+		cmocka_unit_test(test_one_colour_bishops_mate),
 		cmocka_unit_test(test_locked_bishop_mates),
 		cmocka_unit_test(test_closed_walk),
 		cmocka_unit_test(test_king_steps_into_wall),
