@@ -521,18 +521,29 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
  * so yet; and the king's own square if it is of that colour (never checked).
  * Without it a guide takes the corner of the wrong colour, which has one
  * such neighbour, for nearer a mate than the right one, which has two.
+ * With drop_stuck (the dive's and the beam's guide) the winner's pawns and
+ * knights that cannot move for now do not count as men (see
+ * mating_corners): bishops beside a locked chain mate so too.  The walk's
+ * guide keeps them: there it lost more mates behind locked chains than it
+ * found.
  */
-static int unbishoped_flights(const struct board *b, enum color winner)
+static int unbishoped_flights(const struct board *b, enum color winner, bool drop_stuck)
 {
 	enum color loser = color_other(winner);
 	bitboard ours = b->by_color[winner] & ~b->by_type[KING];
 	bitboard bishops = ours & b->by_type[BISHOP];
 	int lk = board_king(b, loser);
 
-	if (!bishops || ours != bishops)
+	if (!bishops || (ours & (b->by_type[QUEEN] | b->by_type[ROOK])))
 		return 0;
 	bitboard shade = !(bishops & BB_DARK_SQUARES) ? BB_DARK_SQUARES :
 	    !(bishops & BB_LIGHT_SQUARES) ? BB_LIGHT_SQUARES : 0;
+	if (!shade)
+		return 0;
+	for (bitboard o = ours & ~bishops; o;) {
+		if (!drop_stuck || !piece_stuck(b, bb_pop(&o)))
+			return 0;
+	}
 	bitboard open = attacks_king(lk) & shade & ~b->by_color[loser] &
 	    ~attacks_king(board_king(b, winner));
 	return bb_count(open) + ((shade & bb_square(lk)) ? UNBISHOPED_KING_SQUARE : 0);
@@ -568,7 +579,7 @@ static int dive_distance(const struct board *b, enum color winner)
 	/* Minor pieces mate in corners. */
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
 		h += 5 * corner_distance(lk, mating_corners(b, winner, false));
-	h += DIVE_UNBISHOPED_WEIGHT * unbishoped_flights(b, winner);
+	h += DIVE_UNBISHOPED_WEIGHT * unbishoped_flights(b, winner, true);
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
@@ -997,7 +1008,7 @@ static int reach_distance(const struct board *b, enum color winner)
 		else
 			h += distance(sq, lk) - 1;
 	}
-	h += REACH_UNBISHOPED_WEIGHT * unbishoped_flights(b, winner);
+	h += REACH_UNBISHOPED_WEIGHT * unbishoped_flights(b, winner, false);
 	if (b->side == loser && board_in_check(b))
 		h -= 2;
 	return h;
