@@ -58,7 +58,7 @@
 #define DIVE_MAX_SLACK 6
 /* The beam's share (percent) of the budget, its widths (each pass four
  * times the last) and its line length, within HELPMATE_MAX_PLIES. */
-#define BEAM_SHARE_PCT 10
+#define BEAM_SHARE_PCT 12
 #define BEAM_WIDTH_MIN 32
 #define BEAM_WIDTH_MAX 128
 #define BEAM_MAX_PLIES 160
@@ -67,6 +67,12 @@ _Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indice
 /* Children scored by the dive's and the beam's guide that count as one
  * more node (see scoring_cost). */
 #define SCORED_MOVES_PER_NODE 32
+/* The guides' weights for each square round the loser's king that the
+ * winner's bishops of one colour never attack (unbishoped_flights), and
+ * what the king's own square counts there if it is of that colour. */
+#define DIVE_UNBISHOPED_WEIGHT 24
+#define REACH_UNBISHOPED_WEIGHT 2
+#define UNBISHOPED_KING_SQUARE 3
 /* Entries of the searches' transposition tables at most: they only save
  * work, and clearing a larger one costs more than it saves on most calls. */
 #define DIVE_TT_MAX (1u << 14)
@@ -508,6 +514,42 @@ static bool helpmate_find(struct helpmate_search *s, const struct board *b, int 
 }
 
 /*
+ * Open squares round the loser's king that the winner's bishops can never
+ * attack, where those bishops are all of one colour and the winner's only
+ * men besides its king: neighbours of the other colour, which a mate needs
+ * held by the loser's own pieces or covered by the winner's king, and not
+ * so yet; and the king's own square if it is of that colour (never checked).
+ * Without it a guide takes the corner of the wrong colour, which has one
+ * such neighbour, for nearer a mate than the right one, which has two.
+ * With drop_stuck (the dive's and the beam's guide) the winner's pawns and
+ * knights that cannot move for now do not count as men (see
+ * mating_corners): bishops beside a locked chain mate so too.  The walk's
+ * guide keeps them: there it lost more mates behind locked chains than it
+ * found.
+ */
+static int unbishoped_flights(const struct board *b, enum color winner, bool drop_stuck)
+{
+	enum color loser = color_other(winner);
+	bitboard ours = b->by_color[winner] & ~b->by_type[KING];
+	bitboard bishops = ours & b->by_type[BISHOP];
+	int lk = board_king(b, loser);
+
+	if (!bishops || (ours & (b->by_type[QUEEN] | b->by_type[ROOK])))
+		return 0;
+	bitboard shade = !(bishops & BB_DARK_SQUARES) ? BB_DARK_SQUARES :
+	    !(bishops & BB_LIGHT_SQUARES) ? BB_LIGHT_SQUARES : 0;
+	if (!shade)
+		return 0;
+	for (bitboard o = ours & ~bishops; o;) {
+		if (!drop_stuck || !piece_stuck(b, bb_pop(&o)))
+			return 0;
+	}
+	bitboard open = attacks_king(lk) & shade & ~b->by_color[loser] &
+	    ~attacks_king(board_king(b, winner));
+	return bb_count(open) + ((shade & bb_square(lk)) ? UNBISHOPED_KING_SQUARE : 0);
+}
+
+/*
  * How near b looks to a mate by the winner (smaller is nearer), for the
  * guided dive: the loser's king short of free flight squares and pushed to
  * an edge, the winner's pieces round it and its pawns promoted, the loser's
@@ -537,6 +579,7 @@ static int dive_distance(const struct board *b, enum color winner)
 	/* Minor pieces mate in corners. */
 	if (!(b->by_color[winner] & (b->by_type[QUEEN] | b->by_type[ROOK])))
 		h += 5 * corner_distance(lk, mating_corners(b, winner, false));
+	h += DIVE_UNBISHOPED_WEIGHT * unbishoped_flights(b, winner, true);
 	for (bitboard l = b->by_color[loser] & ~b->by_type[KING]; l;) {
 		int sq = bb_pop(&l);
 		h += piece_type_of(b->squares[sq]) == PAWN ? 0 : 4 * (distance(sq, lk) - 1);
@@ -965,6 +1008,7 @@ static int reach_distance(const struct board *b, enum color winner)
 		else
 			h += distance(sq, lk) - 1;
 	}
+	h += REACH_UNBISHOPED_WEIGHT * unbishoped_flights(b, winner, false);
 	if (b->side == loser && board_in_check(b))
 		h -= 2;
 	return h;

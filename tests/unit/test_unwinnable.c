@@ -339,23 +339,73 @@ static void test_lone_minor_mates(void **state)
 }
 
 /*
- * Two bishops of one colour against two rooks, a knight and a pawn, which
- * must all be taken or walled in before the bishops can mate: CHA's line
- * is 35 plies.  Only the beam, which moves a whole front along its guide,
- * finds a mate within the flag budget.
+ * Long helpmates that only the beam, which moves a whole front along its
+ * guide, finds within the flag budget: two bishops of one colour against
+ * two rooks, a knight and a pawn, which must all be taken or walled in
+ * (CHA's line is 35 plies); a lone bishop behind a locked chain, whose
+ * widest beam crosses a plateau of fifty plies (10,572 nodes after a
+ * narrow beam's dead end of 861).
  */
 static void test_beam_long_mate(void **state)
 {
-	static const char *const fen = "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90";
+	static const struct {
+		const char *fen;
+		enum color winner;
+	} cases[] = {
+		{ "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90", BLACK },
+		{ "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p2P2/2p5/2P5/8 w - - 0 1", BLACK },
+	};
 	char err[128];
-	struct board b;
-	struct helpmate line;
 
 	(void)state;
-	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
-	assert_int_equal(unwinnable_decide(&b, BLACK, UNWINNABLE_FLAG_NODES, &line),
-	    UNWINNABLE_WINNABLE);
-	check_helpmate(fen, &b, BLACK, &line);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != UNWINNABLE_WINNABLE)
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
+		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
+	}
+}
+
+/*
+ * Bishops of one colour never attack the other colour, so their mate needs
+ * the loser's king in a corner of theirs, its neighbours of the other
+ * colour held by its own pieces or covered by the winner's king.  The
+ * guides counted those squares as any flight square, and so took the
+ * corner of the wrong colour (one such neighbour) for nearer a mate than
+ * the right one (two): every stage failed within the flag budget on four
+ * bishops against a knight (CHA's line is 33 plies), and, where the
+ * winner's pawns are rammed, on bishop crowds behind a locked chain (CHA's
+ * lines 63 plies and more; the dive needed 453k nodes for the second).
+ */
+static void test_one_colour_bishops_mate(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum color winner;
+	} cases[] = {
+		{ "8/8/8/8/3k4/1Bn5/BKB5/1B6 w - - 0 1", WHITE },
+		{ "2B1B1B1/pBpBpBp1/P1P1P1P1/4k3/8/8/4K3/8 w - - 0 1", WHITE },
+		{ "4B3/1k3B1B/7b/4bB2/1p1p1pBp/bPpP1P1P/2Pb2K1/N1b1b3 b - - 0 1", WHITE },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != UNWINNABLE_WINNABLE)
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
+		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
+	}
 }
 
 /*
@@ -499,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_pawn_lock),
 		cmocka_unit_test(test_lone_minor_mates),
 		cmocka_unit_test(test_beam_long_mate),
+		cmocka_unit_test(test_one_colour_bishops_mate),
 		cmocka_unit_test(test_locked_bishop_mates),
 		cmocka_unit_test(test_closed_walk),
 		cmocka_unit_test(test_king_steps_into_wall),
