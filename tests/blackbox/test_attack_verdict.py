@@ -71,8 +71,8 @@ class ClaimSpam(StoredGames):
         again = sum(self.claim(b) for _ in range(5))
         self.assertLess(again, first, (first, again))
         # and yuri may move at once: no decision keeps him waiting
-        w.send_line("Kc1")
-        self.assertEqual(self.expect12(b)["san"], "Kc1")
+        w.send_line("Be1")
+        self.assertEqual(self.expect12(b)["san"], "Be1")
 
 
 if __name__ == "__main__":

@@ -10,12 +10,13 @@ import time
 from games_harness import FAST, GT
 from test_unwinnable_flag import KNIGHT_V_PAWN, StoredGames, main, stored_games
 
-# Whether White can still mate behind these walls of pawns and bishops takes
-# the search its whole budget (it answers "undetermined", which counts as able
-# to mate): about 0.6 s at 250,000 positions on a quiet machine, long enough
-# to watch the loop meanwhile.  (CHA leaves it open too; a search that proves
-# it unwinnable would make the flag a draw, and this test fail.)
-SLOW = "8/2k5/1p1p1p1p/bPbPbPbP/BpBpBpBp/1P1P1B1P/2K5/8 b - - 0 1"
+# Whether White can still mate with this crowd of bishops round two cornered
+# kings takes the search its whole budget (it answers "undetermined", which
+# counts as able to mate): about 0.5 s at 250,000 positions on a quiet
+# machine, with either side to move, long enough to watch the loop meanwhile.
+# (CHA leaves it open too; a search that decides it would end the flag at
+# once, and this test fail.)
+SLOW = "k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 b - - 0 1"
 
 
 class VerdictOffTheLoop(StoredGames):
