@@ -11,7 +11,9 @@ from games_harness import FAST, GT, GamesTestCase, main
 PW = "secret1"
 
 
-class NameGivenAgain(GamesTestCase):
+class NameSessions(GamesTestCase):
+    """Servers with accounts, unregistered logins and leaving, for the
+    tests of names given again (here and in test_attack_identity_seeks)."""
 
     def tearDown(self):
         self.stop_servers_clean()
@@ -40,6 +42,9 @@ class NameGivenAgain(GamesTestCase):
             while re.search(rb"\b%s\b" % c.name.encode(), self.ask(o, "who")):
                 self.assertLess(time.monotonic(), deadline, "%s still online" % c.name)
                 time.sleep(0.05)
+
+
+class NameGivenAgain(NameSessions):
 
     def test_tell_dot_reaches_the_person_told_not_the_name(self):
         srv = self.server("alice")

@@ -6,42 +6,12 @@ second login of an account (which replaces the first session) inherits
 none of the first session's seeks or offers, and the other parties are
 told as lasker tells them of a player leaving."""
 import re
-import time
 
-from games_harness import FAST, GT, GamesTestCase, main
-
-PW = "secret1"
+from games_harness import GT, main
+from test_attack_identity_guest import PW, NameSessions
 
 
-class SeekIdentity(GamesTestCase):
-
-    def tearDown(self):
-        self.stop_servers_clean()
-
-    def server(self, *names):
-        srv = self.new_server(config=FAST, tls=False)
-        for n in names:
-            srv.useradd(n, PW)
-        srv.start()
-        return srv
-
-    def unregistered(self, srv, name):
-        c = self.connect(srv)
-        c.login_unregistered(name, GT)
-        return self.setup_client(c)
-
-    def ask(self, c, line):
-        """The reply to line alone, without notifications queued before it."""
-        return self.cmd(c, line).split(b"fics% ")[-1]
-
-    def leave(self, c, others):
-        c.send_line("quit")
-        c.expect_closed(GT)
-        deadline = time.monotonic() + GT
-        for o in others:
-            while re.search(rb"\b%s\b" % c.name.encode(), self.ask(o, "who")):
-                self.assertLess(time.monotonic(), deadline, "%s still online" % c.name)
-                time.sleep(0.05)
+class SeekIdentity(NameSessions):
 
     def test_a_guests_seek_is_not_the_next_guests(self):
         srv = self.server("alice")

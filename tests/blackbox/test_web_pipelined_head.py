@@ -11,6 +11,7 @@ import ssl
 
 from games_harness import GT, main
 from web_harness import WebTestCase, get_json
+from test_http_head_size import read_all
 
 GOOD = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
 
@@ -27,19 +28,6 @@ def replies(data):
         out.append((lines[0], headers, rest[:n]))
         data = rest[n:]
     return out
-
-
-def read_all(s, timeout=GT):
-    s.settimeout(timeout)
-    out = b""
-    while True:
-        try:
-            chunk = s.recv(65536)
-        except (ConnectionResetError, ssl.SSLEOFError):
-            raise AssertionError("reset after %r" % out[:300])
-        if not chunk:
-            return out
-        out += chunk
 
 
 class PipelinedHeadTest(WebTestCase):

@@ -291,6 +291,30 @@ static void test_pawn_lock(void **state)
 	check_helpmate(round, &b, WHITE, &line);
 }
 
+/* A position and the side that must be found to mate within the flag budget. */
+struct mate_case {
+	const char *fen;
+	enum color winner;
+};
+
+/* Every case is winnable within the flag budget, its line played to mate. */
+static void expect_mates(const struct mate_case *cases, size_t n)
+{
+	char err[128];
+
+	for (size_t i = 0; i < n; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != UNWINNABLE_WINNABLE)
+			fail_msg("%s: %s, expected winnable", cases[i].fen,
+			    unwinnable_verdict_name(v));
+		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
+	}
+}
+
 /*
  * Long helpmates of a lone minor piece (or two bishops of one colour)
  * against a king that its own pieces must box in: random playouts' final
@@ -301,10 +325,7 @@ static void test_pawn_lock(void **state)
  */
 static void test_lone_minor_mates(void **state)
 {
-	static const struct {
-		const char *fen;
-		enum color winner;
-	} cases[] = {
+	static const struct mate_case cases[] = {
 		{ "2b5/8/4Nk2/8/8/6B1/8/K7 w - - 7 201", BLACK },
 		{ "4B3/6k1/8/8/8/6K1/n7/8 w - - 89 186", WHITE },
 		{ "5K2/5B2/8/n7/8/8/8/k7 w - - 8 201", WHITE },
@@ -322,20 +343,9 @@ static void test_lone_minor_mates(void **state)
 		{ "5K2/8/8/4Q3/5N2/7b/7k/8 b - - 15 115", BLACK },
 		{ "8/3b4/8/3k4/8/3bB3/8/2K5 w - - 0 201", BLACK },
 	};
-	char err[128];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != UNWINNABLE_WINNABLE)
-			fail_msg("%s: %s, expected winnable", cases[i].fen,
-			    unwinnable_verdict_name(v));
-		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
-	}
+	expect_mates(cases, sizeof cases / sizeof cases[0]);
 }
 
 /*
@@ -348,27 +358,13 @@ static void test_lone_minor_mates(void **state)
  */
 static void test_beam_long_mate(void **state)
 {
-	static const struct {
-		const char *fen;
-		enum color winner;
-	} cases[] = {
+	static const struct mate_case cases[] = {
 		{ "7k/8/b7/2RbPN2/1R6/8/3K4/8 b - - 1 90", BLACK },
 		{ "k1bK4/1p1p4/1PpPp3/2P1Pp2/2p2P2/2p5/2P5/8 w - - 0 1", BLACK },
 	};
-	char err[128];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != UNWINNABLE_WINNABLE)
-			fail_msg("%s: %s, expected winnable", cases[i].fen,
-			    unwinnable_verdict_name(v));
-		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
-	}
+	expect_mates(cases, sizeof cases / sizeof cases[0]);
 }
 
 /*
@@ -384,28 +380,14 @@ static void test_beam_long_mate(void **state)
  */
 static void test_one_colour_bishops_mate(void **state)
 {
-	static const struct {
-		const char *fen;
-		enum color winner;
-	} cases[] = {
+	static const struct mate_case cases[] = {
 		{ "8/8/8/8/3k4/1Bn5/BKB5/1B6 w - - 0 1", WHITE },
 		{ "2B1B1B1/pBpBpBp1/P1P1P1P1/4k3/8/8/4K3/8 w - - 0 1", WHITE },
 		{ "4B3/1k3B1B/7b/4bB2/1p1p1pBp/bPpP1P1P/2Pb2K1/N1b1b3 b - - 0 1", WHITE },
 	};
-	char err[128];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != UNWINNABLE_WINNABLE)
-			fail_msg("%s: %s, expected winnable", cases[i].fen,
-			    unwinnable_verdict_name(v));
-		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
-	}
+	expect_mates(cases, sizeof cases / sizeof cases[0]);
 }
 
 /*
@@ -417,10 +399,7 @@ static void test_one_colour_bishops_mate(void **state)
  */
 static void test_locked_bishop_mates(void **state)
 {
-	static const struct {
-		const char *fen;
-		enum color winner;
-	} cases[] = {
+	static const struct mate_case cases[] = {
 		{ "8/4kb2/8/1p1p1p1p/1P1P1P1P/1bB5/3B1K2/8 b - - 0 1", BLACK },
 		{ "3k4/1b6/8/1p1p1p1p/1P1P1P1P/4B3/b4B2/3K4 b - - 0 1", BLACK },
 		{ "7k/8/8/3B4/8/6p1/6Pb/6bK w - - 0 1", BLACK },
@@ -431,20 +410,9 @@ static void test_locked_bishop_mates(void **state)
 		{ "8/4k3/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1", WHITE },
 		{ "8/4k1b1/3b1b2/p1pBp1p1/P1P1P1P1/8/4K3/8 w - - 0 1", WHITE },
 	};
-	char err[128];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != UNWINNABLE_WINNABLE)
-			fail_msg("%s: %s, expected winnable", cases[i].fen,
-			    unwinnable_verdict_name(v));
-		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
-	}
+	expect_mates(cases, sizeof cases / sizeof cases[0]);
 }
 
 /*
