@@ -850,8 +850,10 @@ void session_start(struct session *s)
 	    "\n"
 	    "     Log in as \"guest\" to play unrated games, or with your account.\n",
 	    cfg->server_name);
-	if (cfg->tls_port)
-		conn_printf(s->conn, "     Connections on port %d are encrypted (TLS).\n",
+	/* Said on the plain port only, so that no one there reads it as
+	 * saying that their own connection is encrypted. */
+	if (cfg->tls_port && !conn_is_tls(s->conn))
+		conn_printf(s->conn, "     This connection is not encrypted; port %d takes TLS.\n",
 		    cfg->tls_port);
 	conn_puts(s->conn, "\n");
 	login_prompt(s);
