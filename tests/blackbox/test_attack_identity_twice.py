@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import time
+import uuid
 
 from games_harness import CHESSD, FAST, GT, GamesTestCase, main
 
@@ -134,7 +135,7 @@ class ReplacedClient(GamesTestCase):
         super().setUp()
         self.assertEqual(subprocess.run(["tmux", "-V"], capture_output=True).returncode, 0,
                          "tmux is needed")
-        self.tmux_socket = "chess-twice-%d" % os.getpid()
+        self.tmux_socket = "chess-twice-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
         self.addCleanup(subprocess.run, ["tmux", "-L", self.tmux_socket, "kill-server"],
                         capture_output=True)
 

@@ -15,6 +15,7 @@ import tempfile
 import threading
 import time
 import unittest
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chessd_harness as harness  # noqa: E402
@@ -292,7 +293,7 @@ class TestScreen(ClientTestCase):
     def setUp(self):
         super().setUp()
         need_tmux(self)
-        self.tmux_socket = "chess-test-%d" % os.getpid()
+        self.tmux_socket = "chess-test-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
         self.addCleanup(subprocess.run, ["tmux", "-L", self.tmux_socket, "kill-server"],
                         capture_output=True)
 

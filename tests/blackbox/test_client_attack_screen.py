@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 import unittest
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fake_server import CHESS, MARK, TIMEOUT, FakeFics  # noqa: E402
@@ -45,7 +46,7 @@ class Screen(unittest.TestCase):
             self.fail("tmux is not installed (apt-get install tmux): this test needs it")
         self.home = tempfile.mkdtemp(prefix="chess-attack-screen-")
         self.addCleanup(shutil.rmtree, self.home, True)
-        self.sock = "chess-attack-%d" % os.getpid()
+        self.sock = "chess-attack-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
         self.addCleanup(subprocess.run, ["tmux", "-L", self.sock, "kill-server"],
                         capture_output=True)
 

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 import unittest
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fake_server import CHESS, TIMEOUT, FakeFics  # noqa: E402
@@ -70,7 +71,7 @@ class HostileServer(unittest.TestCase):
     def test_screen_keeps_its_title(self):
         if not shutil.which("tmux"):
             self.fail("tmux is not installed (apt-get install tmux): this test needs it")
-        sock = "chess-hostile-%d" % os.getpid()
+        sock = "chess-hostile-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
         self.addCleanup(subprocess.run, ["tmux", "-L", sock, "kill-server"], capture_output=True)
 
         def tmux(*args):
