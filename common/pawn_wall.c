@@ -645,11 +645,15 @@ static bitboard wall_frozen(const struct wall *w, struct wall_state *s)
 		hit[c] = bb_pawn_attacks(s->pawns[c], (enum color)c);
 	for (int i = 2; i < w->npieces; i++)
 		hit[w->color_of[i]] |= class_steps(w->class_of[i], s->region[i]);
-	/* A king takes nothing that a pawn guards, nor a piece always on its
-	 * square whose taking ends the game as taking a pawn may. */
+	/* A king takes nothing that a pawn guards, nor anything beside the
+	 * other king or beside a piece always on its square that attacks it
+	 * there (pieces packed round their king guard each other so), nor a
+	 * piece always on its square whose taking ends the game as taking a
+	 * pawn may. */
 	for (int c = WHITE; c <= BLACK; c++) {
 		bitboard steps = class_steps(WALL_KING, s->region[c]) &
-		    ~bb_pawn_attacks(s->pawns[!c], (enum color)!c);
+		    ~bb_pawn_attacks(s->pawns[!c], (enum color)!c) &
+		    ~wall_sure_guard(w, s, (enum color)!c);
 		for (int i = 2; i < w->npieces; i++)
 			if ((int)w->color_of[i] != c && (s->present & (1u << i)) &&
 			    !bb_several(s->region[i]) && (steps & s->region[i]) &&

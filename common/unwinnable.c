@@ -5,7 +5,9 @@
  *      locked pawn wall that no king can cross; at the root only, regions
  *      drawn over every future structure of kings, pawns and bishops, and
  *      then (pawn_wall.c) a walk over the pawn structures themselves, with
- *      each piece's region in each;
+ *      each piece's region in each; where the side to move has one or
+ *      two answers (a queen that must be taken), the same proofs after
+ *      each of them, a few plies deep;
  *   2. cooperative mate searches (both sides helping the winner): a beam
  *      that keeps the few positions nearest a mate ply after ply, and a
  *      guided dive that follows the child nearest a mate, one more detour
@@ -79,6 +81,12 @@ _Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indice
 #define HELPMATE_TT_MAX (1u << 15)
 /* The walk's set of seen positions starts this small and doubles at half full. */
 #define KEY_SET_MIN 1024
+/* Forced lines (forced_unwinnable): positions with this many legal moves
+ * or fewer are followed move by move, this many plies deep at most, with
+ * this many static proofs of stage 1 tried in all. */
+#define FORCED_MOVES_MAX 2
+#define FORCED_PLIES_MAX 8
+#define FORCED_PROOFS_MAX 16
 
 struct tt_entry {
 	uint64_t key;
@@ -1160,6 +1168,47 @@ static bool reach_closed(const struct reach *r)
 	return r->heap_len * 100 < r->count * REACH_CLOSED_PCT;
 }
 
+static bool forced_unwinnable(const struct board *b, enum color side, int plies, int *proofs);
+
+/* Whether stage 1, or the forced line after it, proves b unwinnable. */
+static bool forced_child_unwinnable(const struct board *b, enum color side, int plies,
+    int *proofs)
+{
+	if (unwinnable_quick(b, side) == UNWINNABLE_UNWINNABLE)
+		return true;
+	if (*proofs > 0) {
+		--*proofs;
+		if (pawn_wall_unwinnable(b, side, PAWN_WALL_MAX_STATES))
+			return true;
+	}
+	return forced_unwinnable(b, side, plies, proofs);
+}
+
+/*
+ * A position is unwinnable when it is not the winner's mate and all its
+ * children are.  Where the side to move has one or two answers (to a
+ * check, mostly), the children are proved one by one: a queen that must be
+ * taken at once often leaves a wall that stage 1 proves, while the walk
+ * would have to exhaust every position the queen might have gone to.
+ */
+static bool forced_unwinnable(const struct board *b, enum color side, int plies, int *proofs)
+{
+	move list[MAX_MOVES];
+	int n = movegen_legal(b, list);
+
+	if (n == 0)
+		return !(board_in_check(b) && b->side != side);
+	if (n > FORCED_MOVES_MAX || plies == 0)
+		return false;
+	for (int i = 0; i < n; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		if (!forced_child_unwinnable(&child, side, plies - 1, proofs))
+			return false;
+	}
+	return true;
+}
+
 enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side,
     long budget_nodes, struct helpmate *line)
 {
@@ -1175,6 +1224,9 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (budget_nodes < 1)
 		return UNWINNABLE_UNDETERMINED;
 	if (pawn_wall_unwinnable(b, side, PAWN_WALL_MAX_STATES))
+		return UNWINNABLE_UNWINNABLE;
+	int proofs = FORCED_PROOFS_MAX;
+	if (forced_unwinnable(b, side, FORCED_PLIES_MAX, &proofs))
 		return UNWINNABLE_UNWINNABLE;
 	/* A small reachable set is walked out at once, before any mate search;
 	 * the walk then resumes with what the searches left of the budget. */

@@ -116,6 +116,15 @@ static const struct wall_case stuck_piece[] = {
 	{ "k1b5/1p1p4/1P1P4/B7/8/2B5/8/K7 w - - 0 1", BLACK },
 };
 
+/* White's pieces packed round their king, each guarded by one beside it
+ * that can never move either: no king takes any of them, the castling
+ * right is dead, and white's two free bishops are of one colour. */
+static const struct wall_case guarded_block[] = {
+	{ "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1", WHITE },
+	{ "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/3BKBNR w K - 0 1", BLACK },
+	{ "2k5/8/8/3B4/2Bp1p1p/2pP1P1P/2P1BPBP/3BKBNR w K - 0 1", BLACK },
+};
+
 /* Walls with a way through, each with a helpmate. */
 static const struct wall_case broken[] = {
 	/* The white king off a1: it walks out, b2 goes forward, a2 queens. */
@@ -144,6 +153,11 @@ static const struct wall_case broken[] = {
 	{ "k1b5/1p6/1P1P4/B7/8/2B5/8/K7 w - - 0 1", WHITE },
 	/* A free h-pawn: the black king is not alone, Kxc8 stalemates nothing. */
 	{ "k1b5/1p1p3p/1P1P4/B7/8/2B5/8/K7 w - - 0 1", WHITE },
+	/* The block without its g2 bishop or its d1 bishop opens: pieces walk
+	 * out, and a white pawn or c3 queens. */
+	{ "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BP1P/3BKBNR w K - 0 1", WHITE },
+	{ "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BP1P/3BKBNR w K - 0 1", BLACK },
+	{ "2k5/8/8/3B4/2Bp1p1p/1BpP1P1P/2P1BPBP/4KBNR w K - 0 1", BLACK },
 	/* A locked h-pawn the white king may take: h6 queens. */
 	{ "k1b5/1p1p3p/1P1P3P/B7/8/2B5/8/K7 w - - 0 1", WHITE },
 };
@@ -189,6 +203,12 @@ static void test_stuck_piece(void **state)
 {
 	(void)state;
 	prove_all(stuck_piece, sizeof stuck_piece / sizeof stuck_piece[0]);
+}
+
+static void test_guarded_block(void **state)
+{
+	(void)state;
+	prove_all(guarded_block, sizeof guarded_block / sizeof guarded_block[0]);
 }
 
 static void test_breaks_are_not_walls(void **state)
@@ -245,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_shut_in_king),
 		cmocka_unit_test(test_stalemating_take),
 		cmocka_unit_test(test_stuck_piece),
+		cmocka_unit_test(test_guarded_block),
 		cmocka_unit_test(test_breaks_are_not_walls),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_does_not_apply),

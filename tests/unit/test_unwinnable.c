@@ -477,6 +477,47 @@ static void test_king_steps_into_wall(void **state)
 		    NULL), UNWINNABLE_UNWINNABLE);
 }
 
+/*
+ * A queen given up at once, the side to move having one or two answers:
+ * what is left after them is a wall that stage 1 proves, while the walk
+ * would have to exhaust every square the queen might go to.  CHA calls all
+ * three unwinnable for white; the flag budget left them undetermined.
+ * Where the forced line leaves a pawn free, the verdict stays winnable.
+ */
+static void test_forced_line(void **state)
+{
+	static const struct {
+		const char *fen;
+		enum unwinnable_verdict want;
+	} cases[] = {
+		/* Rxa7+ is the only answer and Bxa7 the only reply. */
+		{ "k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/1P6/8 b - - 0 1", UNWINNABLE_UNWINNABLE },
+		/* Kxg7 or Bxg7, and white's light bishops are left. */
+		{ "7b/3B2Q1/4Bk2/p1p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1", UNWINNABLE_UNWINNABLE },
+		/* Qxb7+ is the only answer to the check and Kxb7 the only reply. */
+		{ "knQ5/1q1p4/p1pPp3/P1P1Pp2/1K3Pp1/BbB3P1/8/8 w - - 0 1", UNWINNABLE_UNWINNABLE },
+		/* No a5 pawn: a4 runs on after the forced line. */
+		{ "7b/3B2Q1/4Bk2/2p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1", UNWINNABLE_WINNABLE },
+		/* No b2 pawn: the white king steps there out of the rook's check. */
+		{ "k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/8/8 b - - 0 1", UNWINNABLE_WINNABLE },
+	};
+	char err[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, WHITE, UNWINNABLE_FLAG_NODES,
+		    &line);
+		if (v != cases[i].want)
+			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
+			    unwinnable_verdict_name(cases[i].want));
+		if (v == UNWINNABLE_WINNABLE)
+			check_helpmate(cases[i].fen, &b, WHITE, &line);
+	}
+}
+
 /* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
 static void test_flag_result(void **state)
 {
@@ -521,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_locked_bishop_mates),
 		cmocka_unit_test(test_closed_walk),
 		cmocka_unit_test(test_king_steps_into_wall),
+		cmocka_unit_test(test_forced_line),
 		cmocka_unit_test(test_flag_result),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
