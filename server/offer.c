@@ -209,21 +209,56 @@ void offers_seek_line(const struct seek *sk, bool machine, char *buf, size_t len
 	}
 }
 
-bool offers_seek_shown(const struct seek *sk, struct session *to, bool all)
+/* A session's rating in one category, read from the store at most once. */
+struct rating_once {
+	bool loaded;
+	struct rating r;
+};
+
+static const struct rating *rating_once(struct rating_once *ro, struct server *srv,
+    const struct session *s, const struct clock_control *tc)
 {
+	if (!ro->loaded) {
+		ro->r = player_rating(srv, s, tc);
+		ro->loaded = true;
+	}
+	return &ro->r;
+}
+
+static bool formula_admits_once(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated, struct rating_once *mine,
+    struct rating_once *theirs);
+
+/* offers_seek_shown() with the owner's rating kept across the receivers
+ * of one broadcast, and each receiver's across both formulas. */
+static bool seek_shown(const struct seek *sk, struct session *to, bool all,
+    struct rating_once *owner_rating)
+{
+	struct rating_once to_rating = { .loaded = false };
+
 	if (to == sk->owner)
 		return true;
 	if (lists_censors(to, sk->owner))
 		return false;
 	/* A seek posted with "formula" reaches only those its owner's formula admits. */
-	if (sk->formula && !offers_formula_admits(sk->owner, to, &sk->tc, sk->rated))
+	if (sk->formula && !formula_admits_once(sk->owner, to, &sk->tc, sk->rated,
+	    owner_rating, &to_rating))
 		return false;
 	/* And only those whose own formula admits it (lasker's help seek and sought). */
-	return all || offers_formula_admits(to, sk->owner, &sk->tc, sk->rated);
+	return all || formula_admits_once(to, sk->owner, &sk->tc, sk->rated, &to_rating,
+	    owner_rating);
+}
+
+bool offers_seek_shown(const struct seek *sk, struct session *to, bool all)
+{
+	struct rating_once owner_rating = { .loaded = false };
+
+	return seek_shown(sk, to, all, &owner_rating);
 }
 
 struct announce {
 	const struct seek *sk;
+	struct rating_once owner_rating;
 	char machine[256], human[256];
 	int seen;
 };
@@ -234,7 +269,7 @@ static void announce_seek(struct session *s, void *arg)
 
 	if (s == a->sk->owner && !session_var(s, IVAR_SHOWOWNSEEK) && !session_var(s, VAR_SHOWOWNSEEK))
 		return;
-	if (!offers_seek_shown(a->sk, s, false))
+	if (!seek_shown(a->sk, s, false, &a->owner_rating))
 		return;
 	if (session_var(s, IVAR_SEEKINFO)) {
 		session_notify(s, "%s", a->machine);
@@ -271,7 +306,8 @@ struct seek *offers_seek(struct offers *o, const struct seek *proto, char *why, 
 	struct announce a = { .sk = sk };
 	char control[CLOCK_TEXT_MAX + 4] = "", rt[8];
 	long long minutes, inc;
-	player_rating_text(o->srv, sk->owner, &sk->tc, rt, sizeof rt);
+	rating_text(rating_once(&a.owner_rating, o->srv, sk->owner, &sk->tc),
+	    session_user_id(sk->owner), rt, sizeof rt);
 	offers_seek_line(sk, true, a.machine, sizeof a.machine);
 	/* xboard reads minutes, increment, rated and type off the front; people
 	 * read a control FICS has no numbers for after them. */
@@ -705,6 +741,15 @@ static int formula_rating(const struct rating *r, const struct session *s)
 bool offers_formula_admits(struct session *owner, struct session *other,
     const struct clock_control *tc, bool rated)
 {
+	struct rating_once mine = { .loaded = false }, theirs = { .loaded = false };
+
+	return formula_admits_once(owner, other, tc, rated, &mine, &theirs);
+}
+
+static bool formula_admits_once(struct session *owner, struct session *other,
+    const struct clock_control *tc, bool rated, struct rating_once *mine_once,
+    struct rating_once *theirs_once)
+{
 	const char *text = var_str(session_vars(owner), VAR_FORMULA);
 	struct server *srv = session_server(owner);
 	/* Checked against the configured bounds when set; read here within the hard ones. */
@@ -714,7 +759,8 @@ bool offers_formula_admits(struct session *owner, struct session *other,
 	if (!*text)
 		return true;
 	fics_time_numbers(tc, &minutes, &inc);
-	struct rating mine = player_rating(srv, owner, tc), theirs = player_rating(srv, other, tc);
+	const struct rating mine = *rating_once(mine_once, srv, owner, tc),
+	    theirs = *rating_once(theirs_once, srv, other, tc);
 	struct formula_facts f = {
 		.rating = formula_rating(&theirs, other), .myrating = formula_rating(&mine, owner),
 		.time_min = (int)(minutes > FORMULA_VALUE_MAX ? FORMULA_VALUE_MAX : minutes),
