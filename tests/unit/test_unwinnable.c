@@ -415,6 +415,32 @@ static void test_locked_bishop_mates(void **state)
 	expect_mates(cases, sizeof cases / sizeof cases[0]);
 }
 
+/* A position, the side asked about and the verdict within the flag budget. */
+struct verdict_case {
+	const char *fen;
+	enum color side;
+	enum unwinnable_verdict want;
+};
+
+/* Every case gets its verdict, and every winnable one a line that mates. */
+static void expect_verdicts(const struct verdict_case *cases, size_t n)
+{
+	char err[128];
+
+	for (size_t i = 0; i < n; i++) {
+		struct board b;
+		struct helpmate line;
+		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
+		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].side,
+		    UNWINNABLE_FLAG_NODES, &line);
+		if (v != cases[i].want)
+			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
+			    unwinnable_verdict_name(cases[i].want));
+		if (v == UNWINNABLE_WINNABLE)
+			check_helpmate(cases[i].fen, &b, cases[i].side, &line);
+	}
+}
+
 /*
  * Pieces shuffling behind locked pawns: a reachable set of tens of
  * thousands of positions, which the walk exhausts (or meets a mate in) if it
@@ -423,11 +449,7 @@ static void test_locked_bishop_mates(void **state)
  */
 static void test_closed_walk(void **state)
 {
-	static const struct {
-		const char *fen;
-		enum color side;
-		enum unwinnable_verdict want;
-	} cases[] = {
+	static const struct verdict_case cases[] = {
 		{ "rnb1b3/pk1p4/p1pPp1p1/P1P1P1P1/RBP5/P7/5B2/7K b - - 0 1", BLACK,
 		    UNWINNABLE_UNWINNABLE },
 		{ "k1b5/1p1pB3/1PpP4/2PpB3/N1pP4/1pP5/1P6/K7 w - - 0 1", BLACK,
@@ -440,21 +462,9 @@ static void test_closed_walk(void **state)
 		{ "5b2/8/7p/5p1P/5p1K/5Pp1/6P1/5kb1 b - - 0 1", WHITE, UNWINNABLE_UNWINNABLE },
 		{ "1k6/p1p5/P1P5/p1p5/PbP5/pBp5/P1P5/1K6 w - - 0 1", BLACK, UNWINNABLE_WINNABLE },
 	};
-	char err[128];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].side,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != cases[i].want)
-			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
-			    unwinnable_verdict_name(cases[i].want));
-		if (v == UNWINNABLE_WINNABLE)
-			check_helpmate(cases[i].fen, &b, cases[i].side, &line);
-	}
+	expect_verdicts(cases, sizeof cases / sizeof cases[0]);
 }
 
 /*
@@ -486,36 +496,22 @@ static void test_king_steps_into_wall(void **state)
  */
 static void test_forced_line(void **state)
 {
-	static const struct {
-		const char *fen;
-		enum unwinnable_verdict want;
-	} cases[] = {
+	static const struct verdict_case cases[] = {
 		/* Rxa7+ is the only answer and Bxa7 the only reply. */
-		{ "k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/1P6/8 b - - 0 1", UNWINNABLE_UNWINNABLE },
+		{ "k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/1P6/8 b - - 0 1", WHITE, UNWINNABLE_UNWINNABLE },
 		/* Kxg7 or Bxg7, and white's light bishops are left. */
-		{ "7b/3B2Q1/4Bk2/p1p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1", UNWINNABLE_UNWINNABLE },
+		{ "7b/3B2Q1/4Bk2/p1p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1", WHITE, UNWINNABLE_UNWINNABLE },
 		/* Qxb7+ is the only answer to the check and Kxb7 the only reply. */
-		{ "knQ5/1q1p4/p1pPp3/P1P1Pp2/1K3Pp1/BbB3P1/8/8 w - - 0 1", UNWINNABLE_UNWINNABLE },
+		{ "knQ5/1q1p4/p1pPp3/P1P1Pp2/1K3Pp1/BbB3P1/8/8 w - - 0 1", WHITE,
+		    UNWINNABLE_UNWINNABLE },
 		/* No a5 pawn: a4 runs on after the forced line. */
-		{ "7b/3B2Q1/4Bk2/2p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1", UNWINNABLE_WINNABLE },
+		{ "7b/3B2Q1/4Bk2/2p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1", WHITE, UNWINNABLE_WINNABLE },
 		/* No b2 pawn: the white king steps there out of the rook's check. */
-		{ "k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/8/8 b - - 0 1", UNWINNABLE_WINNABLE },
+		{ "k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/8/8 b - - 0 1", WHITE, UNWINNABLE_WINNABLE },
 	};
-	char err[128];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, WHITE, UNWINNABLE_FLAG_NODES,
-		    &line);
-		if (v != cases[i].want)
-			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
-			    unwinnable_verdict_name(cases[i].want));
-		if (v == UNWINNABLE_WINNABLE)
-			check_helpmate(cases[i].fen, &b, WHITE, &line);
-	}
+	expect_verdicts(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* 6.9: the flag of a side whose opponent cannot mate gives a draw, whatever the material. */
