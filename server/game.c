@@ -2166,20 +2166,9 @@ void game_unpause(struct game *g, struct session *s)
 static int swap_sides(struct game *g)
 {
 	struct db *db = server_db(g->srv);
-	struct db_game row;
 
 	commit_earlier(db);
-	int found = db_game_load(db, g->id, &row);
-	if (found <= 0)
-		return -1;
-	struct db_game swapped = row;
-	snprintf(swapped.white, sizeof swapped.white, "%s", row.black);
-	snprintf(swapped.black, sizeof swapped.black, "%s", row.white);
-	swapped.white_id = row.black_id;
-	swapped.black_id = row.white_id;
-	snprintf(swapped.white_rating, sizeof swapped.white_rating, "%s", row.black_rating);
-	snprintf(swapped.black_rating, sizeof swapped.black_rating, "%s", row.white_rating);
-	if (db_game_update(db, &swapped) < 0 || db_commit_now(db) < 0) {
+	if (db_game_swap_sides(db, g->id) < 0 || db_commit_now(db) < 0) {
 		db_rollback(db);
 		return -1;
 	}
