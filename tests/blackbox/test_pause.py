@@ -159,6 +159,43 @@ class PauseTest(GamesTestCase):
         self.assertRegex(w.expect(b"resigns} 1-0"), rb"<pr> \d+\n\r(?:.|\n|\r)*\{Game %d " % n)
         self.assertIn(b"You are not playing a game.", self.cmd(w, "pause"))
 
+    def test_paused_game_adjourns_resumes_unpaused_and_stays_paused_over_a_drop(self):
+        srv = self.new_server(config={"commands_per_sec": 1000, "command_burst": 1000}, tls=False)
+        srv.useradd("alice", "apass1")
+        srv.useradd("bob", "bpass1")
+        srv.start()
+        a = self.user_player(srv, "alice", "apass1")
+        b = self.user_player(srv, "bob", "bpass1")
+        for c in (a, b):
+            self.cmd(c, "iset pendinfo 1")
+        n, _ = self.start_match(a, b, "5 0 unrated")
+        self.play_moves(a, b, ["e2e4", "e7e5"])
+        self.paused_by(n, a, b)
+        # A paused game still adjourns by agreement, and resumes with its clocks running.
+        self.assertIn(b"Adjourn request sent.", self.cmd(a, "adjourn"))
+        self.expect_line(b, re.escape('alice would like to adjourn the game; type "adjourn" to accept.'))
+        self.assertIn(b"Game adjourned by mutual agreement} *", self.cmd(b, "adjourn"))
+        self.cmd(a, "resume bob")
+        self.expect_line(b, re.escape("alice would like to resume your adjourned game."))
+        b.send_line("resume alice")
+        n = int(self.expect_line(a, r"\{Game (\d+) \(alice vs\. bob\) Continuing [^\n]*\}").group(2))
+        self.assertEqual(self.board(a)["ticking"], 1)
+        self.assertIn(b"The clock is not paused.", self.cmd(b, "unpause"))
+        # Paused again, bob drops and comes back: still paused until both agree.
+        self.paused_by(n, b, a)
+        b.close()
+        self.expect_line(a, r"Your opponent, bob, has lost contact or quit\..*")
+        b = self.user_player(srv, "bob", "bpass1")
+        self.expect_line(a, re.escape("bob has returned; the game continues."))
+        self.assertEqual(self.board(b)["ticking"], 0)
+        self.assertIn(b'Game clock is paused, use "unpause" to resume.', self.cmd(a, "d2d4"))
+        self.cmd(b, "unpause")
+        self.expect_line(a, re.escape("bob requests to unpause the game."))
+        self.assertIn(b"Game clock resumed.", self.cmd(a, "unpause"))
+        a.send_line("d2d4")
+        for c in (a, b):
+            self.assertEqual(self.expect12(c, san="d4")["ticking"], 1)
+
     def test_untimed_games_have_no_clock_to_pause(self):
         srv, n, w, b, _ = self.game("0 0", observer=False)
         self.assertIn(b"You can't pause untimed games.", self.cmd(w, "pause"))
