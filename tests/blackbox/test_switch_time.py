@@ -72,6 +72,20 @@ class SwitchTimeTest(GamesTestCase):
         self.expect_line(w, re.escape("%s declines the switch sides request." % b.name))
         self.move(w, b, "e2e4")
 
+    def test_block_codes_are_pychess_ones(self):
+        theirs = pychess_oracle.ask_pychess()["blkcmd"]
+        srv = self.game_server()
+        c = self.guest_player(srv)
+        c.send_line("iset block 1")
+        c.expect(b"block set.\n\rfics% ")
+        for ident, (line, name) in enumerate((("pause", "PAUSE"), ("unpause", "UNPAUSE"),
+                                              ("switch", "SWITCH"), ("moretime 5", "MORETIME"),
+                                              ("time", "TIME")), 1):
+            c.send_line("%d %s" % (ident, line))
+            c.expect(re.compile(rb"\x15%d\x16(\d+)\x16(.*?)\x17" % ident, re.S))
+            self.assertEqual(int(c.match.group(1)), theirs["BLKCMD_" + name], line)
+            self.assertIn(b"You are not playing a game.", c.match.group(2))
+
 
 if __name__ == "__main__":
     main()
