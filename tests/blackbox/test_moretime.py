@@ -7,6 +7,7 @@ The time is stored before the reply: after a SIGKILL and a restart the
 resumed game has it."""
 import re
 
+from fault_shim import ShimMixin
 from games_harness import FAST, GT, LS, GamesTestCase, main, parse12
 
 
@@ -86,6 +87,32 @@ class MoretimeTest(GamesTestCase):
         self.start_match(w, b, "0 0")
         self.assertEqual(self.cmd(w, "moretime 10"),
                          b"Your game is untimed: there is no clock to add time to.\n\r")
+
+
+
+class MoretimeFaultTest(ShimMixin, GamesTestCase):
+
+    def clock(self, c, field):
+        out = self.cmd(c, "refresh")
+        return parse12(re.findall(rb"<12> ([^\n\r]*)\n\r", out)[-1])[field]
+
+    def test_time_the_database_refuses_is_not_added(self):
+        srv = self.new_server(config=dict(FAST), tls=False)
+        self.start_faulty(srv)
+        w, b = self.guest_player(srv), self.guest_player(srv)
+        self.start_match(w, b, "5 0")
+        self.move(w, b, "e2e4")
+        self.move(b, w, "e7e5")
+        was = self.clock(w, "bclock")
+        self.fail_writes("EIO")
+        self.assertEqual(self.cmd(w, "moretime 30"),
+                         b"The server could not save the added time; no time was added.\n\r")
+        self.assertNotIn(b"added", self.cmd(b, "date"))
+        self.assertEqual(self.clock(b, "bclock"), was)
+        self.allow_writes()
+        self.assertIn(b"30 seconds were added", self.cmd(w, "moretime 30"))
+        self.assertEqual(self.clock(b, "bclock"), was + 30000)
+        self.assertTrue(srv.running())
 
 
 if __name__ == "__main__":
