@@ -214,6 +214,21 @@ class PauseTest(GamesTestCase):
         self.expect_line(b, re.escape("%s withdraws pause request." % w.name))
         self.expect_line(b, re.escape("<pr> %d" % number))
         self.assertIn(b"Pause request sent.", self.cmd(b, "pause"))
+        number = int(self.expect_line(w, PF_RE).group(2))
+        # By number: a withdrawal of someone else's offer, or of a number
+        # that is nobody's, withdraws nothing; the owner's does.
+        self.cmd(w, "withdraw %d" % number)
+        self.assertIn(b" %d: %s is offering to pause the clock." % (number, b.name.encode()),
+                      self.cmd(w, "pending"))
+        for junk in ("99999999999999999999", "-1", "100000000"):
+            self.assertNotIn(b"withdraw the pause", self.cmd(b, "withdraw " + junk))
+        self.assertIn(b"You withdraw the pause request to %s." % w.name.encode(),
+                      self.cmd(b, "withdraw %d" % number))
+        # The other offers in a game are numbered the same way: a draw, declined by number.
+        self.assertIn(b"Draw request sent.", self.cmd(b, "draw"))
+        m = self.expect_line(w, r"<pf> (\d+) w=%s t=draw p=#" % b.name)
+        self.assertIn(b"You decline the draw offer.", self.cmd(w, "decline %d" % int(m.group(2))))
+        self.expect_line(b, re.escape("<pr> %s" % m.group(2).decode()))
 
 
 if __name__ == "__main__":
