@@ -108,7 +108,7 @@ class PauseTest(GamesTestCase):
         srv, n, w, b, _ = self.game("0.05 0", observer=False)
         self.move(w, b, "e2e4")
         turn = self.move(b, w, "e7e5")
-        time.sleep(1.0)
+        time.sleep(0.3)                 # white's clock runs: this is what the pause gives back
         self.paused_by(n, w, b)
         paused = self.board(w)
         self.assertEqual(paused["ticking"], 0)
