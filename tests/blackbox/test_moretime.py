@@ -83,6 +83,8 @@ class MoretimeTest(GamesTestCase):
         self.assertIn(b"examin", self.cmd(e, "examine").lower())
         self.assertEqual(self.cmd(e, "moretime 10"),
                          b"You cannot use moretime in an examined game.\n\r")
+        for verb in ("pause", "unpause", "switch"):
+            self.assertEqual(self.cmd(e, verb), b"You are not playing a game.\n\r", verb)
         w, b = self.guest_player(srv), self.guest_player(srv)
         self.start_match(w, b, "0 0")
         self.assertEqual(self.cmd(w, "moretime 10"),
