@@ -23,6 +23,8 @@ extern const struct cmd_entry cmd_abort_entry, cmd_accept_entry, cmd_adjourn_ent
     cmd_seek_entry, cmd_smoves_entry, cmd_sought_entry, cmd_stored_entry, cmd_takeback_entry,
     cmd_unobserve_entry, cmd_unseek_entry, cmd_whisper_entry, cmd_withdraw_entry,
     cmd_gameend_entry, cmd_adjudicate_entry, cmd_remplayer_entry;
+extern const struct cmd_entry cmd_moretime_entry, cmd_pause_entry, cmd_switch_entry,
+    cmd_time_entry, cmd_unpause_entry;
 extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_announce_entry,
     cmd_asetpasswd_entry, cmd_assess_entry, cmd_banaddress_entry, cmd_clearmessages_entry,
     cmd_lag_entry, cmd_message_entry, cmd_messages_entry, cmd_nuke_entry, cmd_ping_entry,
@@ -69,6 +71,8 @@ static const struct cmd_entry *const table[] = {
 	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
 	&cmd_znotify_entry,
 	&cmd_cshout_entry, &cmd_it_entry,
+	&cmd_moretime_entry, &cmd_pause_entry, &cmd_switch_entry, &cmd_time_entry,
+	&cmd_unpause_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])

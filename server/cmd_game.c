@@ -69,6 +69,90 @@ static void cmd_flag(struct session *s, const struct cmd_args *a)
 	game_flag(a->game, s);
 }
 
+static void cmd_pause(struct session *s, const struct cmd_args *a)
+{
+	game_pause(a->game, s);
+}
+
+static void cmd_unpause(struct session *s, const struct cmd_args *a)
+{
+	game_unpause(a->game, s);
+}
+
+static void cmd_switch(struct session *s, const struct cmd_args *a)
+{
+	game_switch(a->game, s);
+}
+
+/*
+ * As lasker's com_moretime: a whole number of seconds above zero, cut to
+ * the limit with a line saying so.  Read here, for the words of lasker's
+ * errors, through the one checked parser.
+ */
+static void cmd_moretime(struct session *s, const struct cmd_args *a)
+{
+	long max = server_config(session_server(s))->limits.moretime_max_s, seconds;
+
+	if (session_examining(s)) {
+		session_printf(s, "You cannot use moretime in an examined game.\n");
+		return;
+	}
+	switch (number_parse(a->argv[0], LONG_MIN, LONG_MAX, &seconds)) {
+	case NUMBER_JUNK:
+		session_printf(s, "Usage: moretime seconds\n");
+		return;
+	case NUMBER_RANGE:
+		/* Past what a long holds: its sign says which way. */
+		seconds = a->argv[0][strspn(a->argv[0], " ")] == '-' ? 0 : LONG_MAX;
+		break;
+	case NUMBER_OK:
+		break;
+	}
+	if (seconds <= 0) {
+		session_printf(s, "Moretime requires an integer value greater than zero.\n");
+		return;
+	}
+	struct game *g = session_game(s);
+	if (!g) {
+		session_printf(s, "You are not playing a game.\n");
+		return;
+	}
+	if (seconds > max) {
+		session_printf(s, "Moretime has a maximum limit of %ld seconds.\n", max);
+		seconds = max;
+	}
+	game_moretime(g, s, seconds);
+}
+
+/* lasker's "m mins, s secs" of a clock in ms, truncated toward zero as its tenths are. */
+static void clock_words(long long ms, char *buf, size_t len)
+{
+	long long tenths = ms / 100;
+
+	snprintf(buf, len, "%lld mins, %lld secs", tenths / 600, (tenths - tenths / 600 * 600) / 10);
+}
+
+/* As lasker's com_time: both clocks of one's own game, or of the game named. */
+static void cmd_time(struct session *s, const struct cmd_args *a)
+{
+	struct game *g = a->argc ? cmd_find_game(s, a->argv[0]) : session_game(s);
+	char words[2][48];
+
+	if (!g) {
+		if (!a->argc)
+			session_printf(s, "You are not playing a game.\n");
+		return;
+	}
+	if (game_examine(g) || game_over(g)) {
+		session_printf(s, "There is no such game.\n");
+		return;
+	}
+	for (int c = WHITE; c <= BLACK; c++)
+		clock_words(game_clock_ms(g, (enum color)c), words[c], sizeof words[c]);
+	session_printf(s, "White (%s) : %s\nBlack (%s) : %s\n", game_player_name(g, WHITE), words[WHITE],
+	    game_player_name(g, BLACK), words[BLACK]);
+}
+
 static void cmd_say(struct session *s, const struct cmd_args *a)
 {
 	struct game *g = session_game(s);
@@ -299,6 +383,49 @@ const struct cmd_entry cmd_flag_entry = {
 	.exec = cmd_flag,
 	.usage = "flag",
 	.summary = "Claim a win on time or over an absent opponent (a draw if you cannot mate)",
+};
+const struct cmd_entry cmd_pause_entry = {
+	.name = "pause",
+	.args = "",
+	.code = BLKCMD_PAUSE,
+	.flags = CMD_PLAYING,
+	.exec = cmd_pause,
+	.usage = "pause",
+	.summary = "Ask to stop the clocks (or agree to your opponent's request)",
+};
+const struct cmd_entry cmd_unpause_entry = {
+	.name = "unpause",
+	.args = "",
+	.code = BLKCMD_UNPAUSE,
+	.flags = CMD_PLAYING,
+	.exec = cmd_unpause,
+	.usage = "unpause",
+	.summary = "Ask to start the stopped clocks again (or agree to it)",
+};
+const struct cmd_entry cmd_switch_entry = {
+	.name = "switch",
+	.args = "",
+	.code = BLKCMD_SWITCH,
+	.flags = CMD_PLAYING,
+	.exec = cmd_switch,
+	.usage = "switch",
+	.summary = "Ask to change colours before the first move",
+};
+const struct cmd_entry cmd_moretime_entry = {
+	.name = "moretime",
+	.args = "w",
+	.code = BLKCMD_MORETIME,
+	.exec = cmd_moretime,
+	.usage = "moretime <seconds>",
+	.summary = "Add seconds to your opponent's clock",
+};
+const struct cmd_entry cmd_time_entry = {
+	.name = "time",
+	.args = "o",
+	.code = BLKCMD_TIME,
+	.exec = cmd_time,
+	.usage = "time [game|name]",
+	.summary = "Both clocks of your game, or of the game named",
 };
 const struct cmd_entry cmd_say_entry = {
 	.name = "say",

@@ -583,22 +583,28 @@ static struct challenge *pick_challenge(struct session *s, const struct cmd_args
 	return NULL;
 }
 
-/* accept and decline first answer offers made inside the player's game. */
-static bool answer_game_offer(struct session *s, bool accept)
+/*
+ * accept and decline first answer offers made inside the player's game:
+ * with no word the first there is, else the one numbered as <pf> and
+ * "pending" showed it.
+ */
+static bool answer_game_offer(struct session *s, const struct cmd_args *a, bool accept)
 {
-	static const enum game_offer kinds[] = { OFFER_DRAW, OFFER_ABORT, OFFER_ADJOURN,
-	    OFFER_TAKEBACK };
 	struct game *g = session_game(s);
+	long number;
 
-	for (size_t i = 0; g && i < sizeof kinds / sizeof kinds[0]; i++)
-		if (game_answer_offer(g, s, kinds[i], accept))
+	if (g && a->argc)
+		return number_parse(a->argv[0], OFFER_ID_MAX + 1L, LONG_MAX, &number) == NUMBER_OK &&
+		    game_answer_offer_number(g, s, number, accept);
+	for (int i = 0; g && i < GAME_OFFER_KINDS; i++)
+		if (game_answer_offer(g, s, (enum game_offer)(1u << i), accept))
 			return true;
 	return false;
 }
 
 static void cmd_accept(struct session *s, const struct cmd_args *a)
 {
-	if (!a->argc && answer_game_offer(s, true))
+	if (answer_game_offer(s, a, true))
 		return;
 	struct challenge *c = pick_challenge(s, a, true, "accept");
 	if (!c || !free_to_play(s, c->from, "You are already playing a game."))
@@ -608,7 +614,7 @@ static void cmd_accept(struct session *s, const struct cmd_args *a)
 
 static void cmd_decline(struct session *s, const struct cmd_args *a)
 {
-	if (!a->argc && answer_game_offer(s, false))
+	if (answer_game_offer(s, a, false))
 		return;
 	struct challenge *c = pick_challenge(s, a, true, "decline");
 	if (!c)
@@ -620,6 +626,13 @@ static void cmd_decline(struct session *s, const struct cmd_args *a)
 
 static void cmd_withdraw(struct session *s, const struct cmd_args *a)
 {
+	struct game *g = session_game(s);
+	long number = 0;
+
+	/* One's offers in one's game first: all of them, or the one numbered. */
+	if (g && (!a->argc || number_parse(a->argv[0], OFFER_ID_MAX + 1L, LONG_MAX, &number) ==
+	    NUMBER_OK) && game_withdraw_offers(g, s, number))
+		return;
 	struct challenge *c = pick_challenge(s, a, false, "withdraw");
 
 	if (!c)
@@ -651,19 +664,37 @@ static void pending_line(struct challenge *c, void *arg)
 		    session_name(c->to), text);
 }
 
+/* An offer inside one's game, in lasker's words. */
+static void pending_game_line(long number, const char *other, const char *what, void *arg)
+{
+	struct pending *p = arg;
+
+	if (!p->shown++)
+		session_printf(p->s, "Offers %s other players:\n", p->incoming ? "FROM" : "TO");
+	if (p->incoming)
+		session_printf(p->s, " %ld: %s is offering %s\n", number, other, what);
+	else
+		session_printf(p->s, " %ld: You are offering %s %s\n", number, other, what);
+}
+
 /* lasker's layout; the numbers are the offers' own, as <pf> and accept use them. */
 static void cmd_pending(struct session *s, const struct cmd_args *a)
 {
 	struct offers *o = server_offers(session_server(s));
 	struct pending out = { s, false, 0 }, in = { s, true, 0 };
+	struct game *g = session_game(s);
 
 	(void)a;
+	if (g)
+		game_each_offer(g, s, false, pending_game_line, &out);
 	offers_each_challenge_of(o, s, false, pending_line, &out);
 	if (out.shown)
 		session_printf(s, "\nIf you wish to withdraw any of these offers type 'withdraw n'\n"
 		    "or just 'withdraw' if there is only one offer.\n\n");
 	else
 		session_printf(s, "There are no offers pending TO other players.\n\n");
+	if (g)
+		game_each_offer(g, s, true, pending_game_line, &in);
 	offers_each_challenge_of(o, s, true, pending_line, &in);
 	if (in.shown)
 		session_printf(s, "\nIf you wish to accept any of these offers type 'accept n'\n"

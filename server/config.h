@@ -23,6 +23,7 @@ struct limits {
 	int login_tries_per_conn;
 	int accept_pause_ms;
 	int reconnect_grace_ms;
+	int moretime_max_s;
 	int tourney_forfeit_ms;
 	int wal_checkpoint_pages;
 	int offers_per_user;

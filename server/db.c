@@ -22,6 +22,7 @@ enum stmt {
 	ST_CHANNEL_ADD, ST_CHANNEL_DEL, ST_CHANNEL_EACH,
 	ST_NEWS_ADD, ST_NEWS_EACH,
 	ST_GAME_INSERT, ST_GAME_MOVE, ST_GAME_CLOCKS, ST_GAME_TRUNCATE, ST_GAME_UPDATE, ST_GAME_DELETE,
+	ST_GAME_SWAP_SIDES,
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS, ST_GAMES_RECENT,
 	ST_GAMES_NEXT_ID,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
@@ -140,6 +141,10 @@ static const char *const stmt_sql[ST_COUNT] = {
 	[ST_GAME_MOVE] = "INSERT OR REPLACE INTO moves (game_id, ply, uci, san, time_ms, clock_ms) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	[ST_GAME_CLOCKS] = "UPDATE games SET white_clock = ?2, black_clock = ?3, clock_ply = ?4 "
+	    "WHERE id = ?1",
+	/* The right-hand sides read the row as it was: the columns change places. */
+	[ST_GAME_SWAP_SIDES] = "UPDATE games SET white = black, black = white, white_id = black_id, "
+	    "black_id = white_id, white_rating = black_rating, black_rating = white_rating "
 	    "WHERE id = ?1",
 	[ST_GAME_TRUNCATE] = "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
 	[ST_GAME_UPDATE] = "UPDATE games SET status = ?2, result = ?3, reason = ?4, termination = ?5, "
@@ -1160,6 +1165,16 @@ int db_game_clocks(struct db *db, int64_t id, const char *white_clock, const cha
 	sqlite3_bind_text(st, 2, white_clock, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, black_clock, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 4, ply);
+	return step_done(db, st);
+}
+
+int db_game_swap_sides(struct db *db, int64_t id)
+{
+	sqlite3_stmt *st = db->stmt[ST_GAME_SWAP_SIDES];
+
+	if (write_begin(db) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
 	return step_done(db, st);
 }
 

@@ -213,6 +213,8 @@ int db_game_move(struct db *db, int64_t id, const struct db_move *m);
 /* Saves both clocks as they stand after ply. */
 int db_game_clocks(struct db *db, int64_t id, const char *white_clock, const char *black_clock,
     int ply);
+/* White and black change places in a game's row (names, accounts, ratings). */
+int db_game_swap_sides(struct db *db, int64_t id);
 /* Drops moves after ply `keep` (a takeback). */
 int db_game_truncate(struct db *db, int64_t id, int keep);
 /* Sets status, result, reason, termination, end time and clocks. */

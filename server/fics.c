@@ -132,7 +132,7 @@ void fics_style12(const struct fics_game_view *g, enum fics_relation rel, bool m
 		bclock /= 1000;
 	}
 	bool ticking = !clock_untimed(tc) && position_termination(pos) == TERM_NONE &&
-	    g->seated[WHITE] && g->seated[BLACK];
+	    g->seated[WHITE] && g->seated[BLACK] && !g->clock_stopped;
 	snprintf(p, (size_t)(end - p),
 	    " %c %d %d %d %d %d %d %d %s %s %d %lld %lld %d %d %lld %lld %d %s %s %s %d %d 0",
 	    b->side == WHITE ? 'W' : 'B', g->last_dpp,

@@ -36,6 +36,7 @@ struct fics_game_view {
 	bool seated[COLOR_NB];		/* connected: the clock may tick */
 	bool guest[COLOR_NB];		/* seated and not registered */
 	bool timeseal[COLOR_NB];	/* seated with timeseal */
+	bool clock_stopped;		/* paused by the players' agreement */
 	const char *last_verbose;	/* "P/e2-e4", "none" before any move */
 	int last_dpp;			/* file of a double pawn push just made, or -1 */
 	int64_t started_unix;

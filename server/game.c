@@ -75,6 +75,7 @@ struct game {
 	int64_t paused_elapsed_ms;	/* while paused: time already used this turn */
 	int64_t shown_at_ms;		/* while a turn's first boards go out: its start */
 	bool paused;
+	bool clock_stopped;		/* paused by the players' agreement ("pause") */
 	int64_t grace_until_ms;		/* a player is away until this (0: nobody) */
 	bool grace_over;		/* the opponent may now claim, adjourn or abort */
 	struct event *timer;		/* the flag, or the end of a grace period */
@@ -122,6 +123,7 @@ static void end_game_forced(struct game *g, enum result r, const char *reason,
 static int finish_game(struct game *g, enum result r, const char *reason);
 static int adjourn_now(struct game *g, const char *reason);
 static void note_last_move(struct game *g);
+static void drop_offers(struct game *g, enum color c, unsigned mask);
 
 /* --- registry --- */
 
@@ -327,7 +329,7 @@ static enum color to_move(const struct game *g)
 /* Time the side to move has used on this turn. */
 static int64_t elapsed_ms(const struct game *g)
 {
-	if (g->paused || g->over || g->deciding)
+	if (g->paused || g->clock_stopped || g->over || g->deciding)
 		return g->paused_elapsed_ms;
 	return (g->shown_at_ms ? g->shown_at_ms : server_now_ms(g->srv)) - g->turn_started_ms;
 }
@@ -386,6 +388,7 @@ void game_view(const struct game *g, struct fics_game_view *v)
 			v->last_dpp = -1;
 		}
 	}
+	v->clock_stopped = g->clock_stopped;
 	for (int c = WHITE; c <= BLACK; c++) {
 		struct session *p = g->players[c];
 		v->seated[c] = p != NULL;
@@ -1071,7 +1074,7 @@ static void arm_timer(struct game *g)
 			return;
 		at = g->grace_until_ms;
 	} else {
-		if (clock_untimed(&g->tc))
+		if (clock_untimed(&g->tc) || g->clock_stopped)
 			return;
 		int64_t deadline = clock_side_deadline_ms(&g->tc, &g->clocks[to_move(g)]);
 		if (deadline == CLOCK_NO_DEADLINE)
@@ -1117,7 +1120,8 @@ static int flag_end(struct game *g, bool drawn)
 
 static bool flagged_now(const struct game *g)
 {
-	return !clock_untimed(&g->tc) && !g->paused && !g->over && !g->deciding &&
+	return !clock_untimed(&g->tc) && !g->paused && !g->clock_stopped && !g->over &&
+	    !g->deciding &&
 	    clock_side_flagged(&g->tc, &g->clocks[to_move(g)], elapsed_ms(g) - flag_grace_ms(g));
 }
 
@@ -1335,6 +1339,9 @@ static void show_ending(struct game *g, const struct ending *e)
 	char line[FICS_LINE_MAX];
 
 	g->paused_elapsed_ms = elapsed_ms(g);
+	/* Offers end with the game: their <pr> lines go before the end line. */
+	drop_offers(g, WHITE, ~0u);
+	drop_offers(g, BLACK, ~0u);
 	g->over = true;
 	event_del(g->timer);
 	/* A claim cut short by another ending: its reply closes before the end line. */
@@ -1527,6 +1534,10 @@ bool game_move(struct game *g, struct session *s, const char *text)
 		session_printf(s, "It is not your move.\n");
 		return false;
 	}
+	if (g->clock_stopped) {
+		session_printf(s, "Game clock is paused, use \"unpause\" to resume.\n");
+		return false;
+	}
 	int64_t now = server_now_ms(g->srv), used = now - g->turn_started_ms;
 	/*
 	 * Timeseal: charge the thinking time the client reports, crediting the
@@ -1592,7 +1603,7 @@ bool game_move(struct game *g, struct session *s, const char *text)
 	g->last_dpp = dpp;
 	g->turn_started_ms = now;
 	/* Moving answers the opponent's offers with a no. */
-	g->offers[color_other(c)] = 0;
+	drop_offers(g, color_other(c), ~0u);
 
 	broadcast_board(g);
 	if (ends) {
@@ -1613,29 +1624,87 @@ void game_resign(struct game *g, struct session *s)
 	finish_game(g, c == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, reason);
 }
 
-static const char *offer_name(enum game_offer kind)
+/*
+ * Each kind of offer (in bit order) with lasker's words for it: its name
+ * (<pf> t=, "decline pause"), the line to the one offering, what "pending"
+ * says it offers, and what "withdraw" calls it ("the" where lasker has it).
+ */
+static const struct offer_words {
+	const char *name, *sent, *pending, *withdrawn;
+} offer_words[GAME_OFFER_KINDS] = {
+	{ "draw", "Draw request sent.", "a draw.", "draw request" },
+	{ "abort", "Abort request sent.", "to abort the game.", "abort request" },
+	{ "adjourn", "Adjourn request sent.", "an adjournment.", "the adjourn request" },
+	{ "takeback", "Takeback request sent.", "to takeback the last %d half moves.",
+	  "the takeback request" },
+	{ "pause", "Pause request sent.", "to pause the clock.", "pause request" },
+	{ "unpause", "Unpause request sent.", "to unpause the clock.", "unpause request" },
+	{ "switch", "Switch request sent.", "to switch sides.", "the switch sides request" },
+};
+
+static const struct offer_words *words_of(enum game_offer kind)
 {
-	switch (kind) {
-	case OFFER_DRAW: return "draw";
-	case OFFER_ABORT: return "abort";
-	case OFFER_ADJOURN: return "adjourn";
-	case OFFER_TAKEBACK: return "takeback";
-	}
-	return "offer";
+	return &offer_words[__builtin_ctz((unsigned)kind)];
 }
 
-/* Records an offer and tells the opponent; true if it was new. */
+static const char *offer_name(enum game_offer kind)
+{
+	return words_of(kind)->name;
+}
+
+/*
+ * The number <pf>, "pending", "accept N" and "decline N" know an offer in a
+ * game by: above every challenge's, one per game, offering side and kind,
+ * so that it needs no table and no two live offers share one.
+ */
+static long offer_number(const struct game *g, enum color c, enum game_offer kind)
+{
+	return OFFER_ID_MAX + 1L + ((long)(g->number - 1) * COLOR_NB + c) * GAME_OFFER_KINDS +
+	    __builtin_ctz((unsigned)kind);
+}
+
+/* The <pr> line for an offer gone, to both players who asked for pendinfo. */
+static void tell_offer_gone(struct game *g, enum color c, enum game_offer kind)
+{
+	for (int k = WHITE; k <= BLACK; k++)
+		if (g->players[k] && session_var(g->players[k], IVAR_PENDINFO))
+			session_notify(g->players[k], "<pr> %ld", offer_number(g, c, kind));
+}
+
+/* Takes side c's offers of the kinds in mask off the game, with their <pr> lines. */
+static void drop_offers(struct game *g, enum color c, unsigned mask)
+{
+	unsigned gone = g->offers[c] & mask;
+
+	g->offers[c] &= ~mask;
+	for (int i = 0; i < GAME_OFFER_KINDS; i++)
+		if (gone & (1u << i))
+			tell_offer_gone(g, c, (enum game_offer)(1u << i));
+}
+
+/* Records an offer and tells the opponent, with <pt> and <pf> to those who set pendinfo. */
 static void make_offer(struct game *g, struct session *s, enum game_offer kind, const char *text)
 {
 	enum color c = (enum color)game_color_of(g, s);
 	struct session *opp = g->players[color_other(c)];
+	long number = offer_number(g, c, kind);
+	char param[16] = "#";
 
+	/* Made again (a takeback of other plies): the old one goes, the new one comes. */
+	drop_offers(g, c, (unsigned)kind);
 	g->offers[c] |= (unsigned)kind;
-	session_printf(s, "%s sent.\n", kind == OFFER_DRAW ? "Draw request" :
-	    kind == OFFER_ABORT ? "Abort request" : kind == OFFER_ADJOURN ? "Adjourn request" :
-	    "Takeback request");
-	if (opp)
+	if (kind == OFFER_TAKEBACK)
+		snprintf(param, sizeof param, "%d", g->takeback_plies[c]);
+	session_printf(s, "%s\n", words_of(kind)->sent);
+	if (session_var(s, IVAR_PENDINFO))
+		session_printf(s, "<pt> %ld w=%s t=%s p=%s\n", number, g->names[color_other(c)],
+		    offer_name(kind), param);
+	if (opp) {
 		session_notify(opp, "%s", text);
+		if (session_var(opp, IVAR_PENDINFO))
+			session_notify(opp, "<pf> %ld w=%s t=%s p=%s", number, g->names[c],
+			    offer_name(kind), param);
+	}
 }
 
 /* The move a draw claim names, read in the player's letters as game_move() reads it. */
@@ -1849,7 +1918,8 @@ static void take_back(struct game *g, int n)
 	}
 	position_free(before);
 	note_last_move(g);
-	g->offers[WHITE] = g->offers[BLACK] = 0;
+	drop_offers(g, WHITE, ~0u);
+	drop_offers(g, BLACK, ~0u);
 	g->turn_started_ms = server_now_ms(g->srv);
 	broadcast_board(g);
 	arm_timer(g);
@@ -1890,7 +1960,16 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 	if (!(g->offers[o] & (unsigned)kind))
 		return false;
 	if (!accept) {
-		g->offers[o] &= ~(unsigned)kind;
+		drop_offers(g, o, (unsigned)kind);
+		/* The clock requests in the words pychess reads ("declines the pause request."). */
+		if (kind & (OFFER_PAUSE | OFFER_UNPAUSE | OFFER_SWITCH)) {
+			const char *what = kind == OFFER_SWITCH ? "switch sides" : offer_name(kind);
+			session_printf(s, "You decline the %s request from %s.\n", what, g->names[o]);
+			if (g->players[o])
+				session_notify(g->players[o], "%s declines the %s request.", g->names[ci],
+				    what);
+			return true;
+		}
 		session_printf(s, "You decline the %s offer.\n", offer_name(kind));
 		if (g->players[o])
 			session_notify(g->players[o], "%s declines the %s offer.", g->names[ci],
@@ -1910,8 +1989,289 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 	case OFFER_TAKEBACK:
 		game_takeback(g, s, g->takeback_plies[o]);
 		break;
+	case OFFER_PAUSE:
+		game_pause(g, s);
+		break;
+	case OFFER_UNPAUSE:
+		game_unpause(g, s);
+		break;
+	case OFFER_SWITCH:
+		game_switch(g, s);
+		break;
 	}
 	return true;
+}
+
+/* The side and kind of g's offer numbered so; false when it is no offer of g's. */
+static bool offer_of_number(const struct game *g, long number, enum color *c,
+    enum game_offer *kind)
+{
+	long n = number - (OFFER_ID_MAX + 1L);
+
+	if (n < 0 || n / (COLOR_NB * GAME_OFFER_KINDS) != g->number - 1)
+		return false;
+	*c = (enum color)(n / GAME_OFFER_KINDS % COLOR_NB);
+	*kind = (enum game_offer)(1u << (n % GAME_OFFER_KINDS));
+	return (g->offers[*c] & (unsigned)*kind) != 0;
+}
+
+bool game_answer_offer_number(struct game *g, struct session *s, long number, bool accept)
+{
+	enum color c;
+	enum game_offer kind;
+	int mine = game_color_of(g, s);
+
+	/* Only the player the offer was made to answers it: by session, not by name. */
+	if (g->over || mine < 0 || !offer_of_number(g, number, &c, &kind) ||
+	    c == (enum color)mine)
+		return false;
+	return game_answer_offer(g, s, kind, accept);
+}
+
+bool game_withdraw_offers(struct game *g, struct session *s, long number)
+{
+	int ci = g->over ? -1 : game_color_of(g, s);
+	enum color c, numbered = WHITE;
+	enum game_offer only = 0;
+
+	if (ci < 0 || (number && (!offer_of_number(g, number, &numbered, &only) ||
+	    numbered != (enum color)ci)))
+		return false;
+	c = (enum color)ci;
+	unsigned mask = number ? (unsigned)only : g->offers[c];
+	if (!(g->offers[c] & mask))
+		return false;
+	struct session *opp = g->players[color_other(c)];
+	for (int i = 0; i < GAME_OFFER_KINDS; i++) {
+		if (!(g->offers[c] & mask & (1u << i)))
+			continue;
+		const char *what = offer_words[i].withdrawn;
+		const char *bare = strncmp(what, "the ", 4) ? what : what + 4;
+		session_printf(s, "You withdraw the %s to %s.\n", bare, g->names[color_other(c)]);
+		if (opp)
+			session_notify(opp, "%s withdraws %s.", g->names[c], what);
+	}
+	drop_offers(g, c, mask);
+	return true;
+}
+
+void game_each_offer(struct game *g, struct session *s, bool incoming,
+    void (*fn)(long number, const char *other, const char *what, void *arg), void *arg)
+{
+	int ci = g->over ? -1 : game_color_of(g, s);
+
+	if (ci < 0)
+		return;
+	enum color by = incoming ? color_other((enum color)ci) : (enum color)ci;
+	for (int i = 0; i < GAME_OFFER_KINDS; i++) {
+		enum game_offer kind = (enum game_offer)(1u << i);
+		char what[64];
+		if (!(g->offers[by] & (unsigned)kind))
+			continue;
+		if (kind == OFFER_TAKEBACK)
+			snprintf(what, sizeof what, "to takeback the last %d half moves.",
+			    g->takeback_plies[by]);
+		else
+			snprintf(what, sizeof what, "%s", offer_words[i].pending);
+		fn(offer_number(g, by, kind), g->names[color_other((enum color)ci)], what, arg);
+	}
+}
+
+bool game_clock_paused(const struct game *g)
+{
+	return g->clock_stopped;
+}
+
+/* "Game 7: Game clock paused." to players and observers: the line pychess stops its clocks on. */
+static void tell_clock(struct game *g, const char *state)
+{
+	for (int c = WHITE; c <= BLACK; c++)
+		if (g->players[c])
+			session_notify(g->players[c], "Game %d: Game clock %s.", g->number, state);
+	for (int i = 0; i < g->observer_count; i++)
+		session_notify(g->observers[i], "Game %d: Game clock %s.", g->number, state);
+}
+
+/*
+ * As lasker's com_pause: a request, which the opponent accepts with
+ * "pause" or "accept".  Accepted, the clocks stop, and as lasker the time
+ * of the turn so far is given back: they stand as the last move left them.
+ */
+void game_pause(struct game *g, struct session *s)
+{
+	char text[96];
+	enum color c = mover_color(g, s), o = color_other(c);
+
+	if (deciding_refuses(g, s))
+		return;
+	if (clock_untimed(&g->tc)) {
+		session_printf(s, "You can't pause untimed games.\n");
+		return;
+	}
+	if (g->clock_stopped) {
+		session_printf(s, "Game is already paused, use \"unpause\" to resume.\n");
+		return;
+	}
+	if (!(g->offers[o] & OFFER_PAUSE)) {
+		snprintf(text, sizeof text, "%s requests to pause the game.", g->names[c]);
+		make_offer(g, s, OFFER_PAUSE, text);
+		return;
+	}
+	drop_offers(g, o, OFFER_PAUSE | OFFER_UNPAUSE);
+	drop_offers(g, c, OFFER_PAUSE | OFFER_UNPAUSE);
+	g->clock_stopped = true;
+	g->paused_elapsed_ms = 0;
+	arm_timer(g);
+	broadcast_board(g);
+	if (g->players[o])
+		session_notify(g->players[o], "%s accepted pause. Game clock paused.", g->names[c]);
+	session_printf(s, "Game clock paused.\n");
+	tell_clock(g, "paused");
+}
+
+/* As lasker's com_unpause: a request too; accepted, the turn starts afresh. */
+void game_unpause(struct game *g, struct session *s)
+{
+	char text[96];
+	enum color c = mover_color(g, s), o = color_other(c);
+
+	if (deciding_refuses(g, s))
+		return;
+	/* FICS's words, which pychess reads (lasker: "Game is not paused."). */
+	if (!g->clock_stopped) {
+		session_printf(s, "The clock is not paused.\n");
+		return;
+	}
+	if (!(g->offers[o] & OFFER_UNPAUSE)) {
+		snprintf(text, sizeof text, "%s requests to unpause the game.", g->names[c]);
+		make_offer(g, s, OFFER_UNPAUSE, text);
+		return;
+	}
+	drop_offers(g, o, OFFER_PAUSE | OFFER_UNPAUSE);
+	drop_offers(g, c, OFFER_PAUSE | OFFER_UNPAUSE);
+	g->clock_stopped = false;
+	g->paused_elapsed_ms = 0;
+	/* A player away keeps the clocks stopped until back (game_player_back). */
+	if (!g->paused)
+		g->turn_started_ms = server_now_ms(g->srv);
+	broadcast_board(g);
+	arm_timer(g);
+	session_printf(s, "Game clock resumed.\n");
+	if (g->players[o])
+		session_notify(g->players[o], "Game clock resumed.");
+	tell_clock(g, "resumed");
+}
+
+/* Colours change places before the first move: the seats, the clocks and the stored row. */
+static int swap_sides(struct game *g)
+{
+	struct db *db = server_db(g->srv);
+
+	commit_earlier(db);
+	if (db_game_swap_sides(db, g->id) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		return -1;
+	}
+	char name[DB_NAME_MAX], key[SESSION_KEY_LEN + 1], rating[8];
+	memcpy(name, g->names[WHITE], sizeof name);
+	memcpy(g->names[WHITE], g->names[BLACK], sizeof name);
+	memcpy(g->names[BLACK], name, sizeof name);
+	memcpy(key, g->keys[WHITE], sizeof key);
+	memcpy(g->keys[WHITE], g->keys[BLACK], sizeof key);
+	memcpy(g->keys[BLACK], key, sizeof key);
+	memcpy(rating, g->rating_text[WHITE], sizeof rating);
+	memcpy(g->rating_text[WHITE], g->rating_text[BLACK], sizeof rating);
+	memcpy(g->rating_text[BLACK], rating, sizeof rating);
+	int64_t id = g->user_ids[WHITE];
+	g->user_ids[WHITE] = g->user_ids[BLACK];
+	g->user_ids[BLACK] = id;
+	struct session *p = g->players[WHITE];
+	g->players[WHITE] = g->players[BLACK];
+	g->players[BLACK] = p;
+	struct clock_lag lag = g->lag[WHITE];
+	g->lag[WHITE] = g->lag[BLACK];
+	g->lag[BLACK] = lag;
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (!g->players[c])
+			continue;
+		struct match_terms t = { .tc = g->tc, .rated = g->rated, .color = c };
+		session_set_last_terms(g->players[c], &t);
+	}
+	return 0;
+}
+
+/*
+ * As lasker's com_switch, a request the opponent accepts with "switch" or
+ * "accept"; but only before the first move (a game here starts at once,
+ * with no setting-up phase, so "underway" is the first move made).
+ */
+void game_switch(struct game *g, struct session *s)
+{
+	char text[128];
+	enum color c = mover_color(g, s), o = color_other(c);
+
+	if (deciding_refuses(g, s))
+		return;
+	if (position_ply_count(g->pos) > 0) {
+		session_printf(s, "You cannot switch sides once a game is underway.\n");
+		return;
+	}
+	if (g->tourney_id) {
+		session_printf(s, "You cannot switch sides in a tournament game.\n");
+		return;
+	}
+	if (!(g->offers[o] & OFFER_SWITCH)) {
+		snprintf(text, sizeof text, "%s would like to switch sides.\n"
+		    "Type \"accept\" to switch sides, or \"decline\" to refuse.", g->names[c]);
+		make_offer(g, s, OFFER_SWITCH, text);
+		return;
+	}
+	drop_offers(g, WHITE, ~0u);
+	drop_offers(g, BLACK, ~0u);
+	if (swap_sides(g) < 0) {
+		for (int k = WHITE; k <= BLACK; k++)
+			if (g->players[k])
+				session_notify(g->players[k], "The server could not save the switch; "
+				    "the colours stay as they were.");
+		return;
+	}
+	/* As lasker, the time of the turn so far is given back. */
+	g->paused_elapsed_ms = 0;
+	g->turn_started_ms = server_now_ms(g->srv);
+	broadcast_board(g);
+	arm_timer(g);
+}
+
+/*
+ * As lasker's com_moretime: seconds on the opponent's clock (the caller
+ * caps them).  Stored before anyone is told, so that a crash after the
+ * reply cannot take the time back.
+ */
+void game_moretime(struct game *g, struct session *s, long seconds)
+{
+	enum color c = mover_color(g, s), o = color_other(c);
+	struct db *db = server_db(g->srv);
+
+	if (deciding_refuses(g, s))
+		return;
+	if (clock_untimed(&g->tc)) {
+		session_printf(s, "Your game is untimed: there is no clock to add time to.\n");
+		return;
+	}
+	int64_t before = g->clocks[o].remaining_ms;
+	g->clocks[o].remaining_ms += (int64_t)seconds * 1000;
+	commit_earlier(db);
+	if (save_clocks(g) < 0 || db_commit_now(db) < 0) {
+		db_rollback(db);
+		g->clocks[o].remaining_ms = before;
+		session_printf(s, "The server could not save the added time; no time was added.\n");
+		return;
+	}
+	arm_timer(g);
+	session_printf(s, "%ld seconds were added to your opponents clock\n", seconds);
+	if (g->players[o])
+		session_notify(g->players[o], "Your opponent has added %ld seconds to your clock.",
+		    seconds);
 }
 
 /* A win claimed over a player who did not come back: a draw if the claimant cannot mate (6.9). */

@@ -43,7 +43,10 @@ struct game_params {
 /* Offers a player can make in a game (a set). */
 enum game_offer {
 	OFFER_DRAW = 1, OFFER_ABORT = 2, OFFER_ADJOURN = 4, OFFER_TAKEBACK = 8,
+	OFFER_PAUSE = 16, OFFER_UNPAUSE = 32, OFFER_SWITCH = 64,
 };
+/* Every kind, for "accept" and "decline" to try in turn. */
+#define GAME_OFFER_KINDS 7
 
 /* The registry of live games, owned by the server. */
 struct games *games_new(struct server *srv);
@@ -85,6 +88,26 @@ void game_flag(struct game *g, struct session *s);
 void game_request_adjudication(struct game *g, struct session *s);
 /* Declines (accept false) or accepts the opponent's pending offers of a kind. */
 bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, bool accept);
+/*
+ * The same for the offer numbered as <pf> showed it to s; false when the
+ * number is none of s's offers in g.  Game offers are numbered above
+ * OFFER_ID_MAX, apart from challenges.
+ */
+bool game_answer_offer_number(struct game *g, struct session *s, long number, bool accept);
+/* Withdraws s's own offers in g (the one numbered so, or all with number 0); false if none. */
+bool game_withdraw_offers(struct game *g, struct session *s, long number);
+/* Calls fn for each offer made to (incoming) or by s in g, with its number and lasker's words. */
+void game_each_offer(struct game *g, struct session *s, bool incoming,
+    void (*fn)(long number, const char *other, const char *what, void *arg), void *arg);
+/* "pause" and "unpause": offers; accepted, the clocks stop or go on. */
+void game_pause(struct game *g, struct session *s);
+void game_unpause(struct game *g, struct session *s);
+/* "switch": an offer to change colours before the first move. */
+void game_switch(struct game *g, struct session *s);
+/* "moretime": seconds (1..the limit) added to the opponent's clock, stored first. */
+void game_moretime(struct game *g, struct session *s, long seconds);
+/* Whether g's clocks stand still by the players' agreement. */
+bool game_clock_paused(const struct game *g);
 /* The player's session went away; the returning owner of the seat calls game_player_back. */
 void game_player_left(struct game *g, struct session *s);
 void game_player_back(struct game *g, struct session *s);

@@ -136,6 +136,32 @@ static const struct help_topic topics[] = {
 	  "(FIDE 6.9), whatever material you have, and a loss for them otherwise.\n"
 	  "While the server decides, the clocks are stopped and the game takes no\n"
 	  "moves.\n" },
+	{ "pause",
+	  "\"pause\" asks your opponent to stop the clocks; they agree with \"pause\"\n"
+	  "or \"accept\", or say no with \"decline\" (\"withdraw\" takes yours back).\n"
+	  "Once agreed, the time of the turn so far is given back: the clocks stand\n"
+	  "as the last move left them, no flag falls and no move is taken until\n"
+	  "they run again (\"help unpause\").  A paused game still ends by resign,\n"
+	  "an agreed draw, abort or adjourn; it resumes from adjournment unpaused.\n"
+	  "Untimed games have no clock to pause.\n" },
+	{ "unpause",
+	  "\"unpause\" asks your opponent to start the stopped clocks again; they\n"
+	  "agree with \"unpause\" or \"accept\".  The side to move starts its turn\n"
+	  "afresh.\n" },
+	{ "switch",
+	  "\"switch\" asks your opponent to change colours; they agree with \"switch\"\n"
+	  "or \"accept\".  Only before the first move: after it you read \"You cannot\n"
+	  "switch sides once a game is underway.\"  Tournament games keep the colours\n"
+	  "they were paired with.\n" },
+	{ "moretime",
+	  "\"moretime N\" adds N seconds to your opponent's clock, for one who has lag\n"
+	  "trouble, say.  N is a whole number above 0; more than the server's limit\n"
+	  "(600 unless configured: moretime_max_s) adds the limit.  The time is\n"
+	  "stored before you are told, and a game resumed after a crash keeps it.\n" },
+	{ "time",
+	  "\"time\" shows both clocks of your game as they stand now; \"time 7\" or\n"
+	  "\"time alice\" those of game 7 or of alice's game.  A clock past zero is\n"
+	  "shown negative.\n" },
 	{ "resume",
 	  "Continues an adjourned game: \"resume\" with your opponent online, or\n"
 	  "\"resume alice\".  Games adjourned by a crash or a restart resume the same\n"

@@ -56,6 +56,8 @@
 #define LIMIT_SEEK_TEXT 256
 /* How long a player who drops out of a game has to come back. */
 #define LIMIT_RECONNECT_GRACE_MS 60000
+/* Most seconds one "moretime" adds to the opponent's clock (lasker's 600). */
+#define LIMIT_MORETIME_MAX_S 600
 /* Positions the search may visit to decide whether a side can still mate,
  * when a flag falls or a disconnected player's forfeit is claimed (about
  * 0.1 s at the worst); past it the side counts as able to mate. */

@@ -75,6 +75,13 @@ static void style12_after_e4(void **state)
 	assert_string_equal(line, "<12> rnbqkbnr pppppppp -------- -------- ----P--- -------- "
 	    "PPPP-PPP RNBQKBNR B 4 1 1 1 1 0 7 alice bob 0 5 0 39 39 300 300 1 P/e2-e4 "
 	    "(0:00) e4 1 0 0");
+	/* Both seated, the clocks paused by agreement: not ticking either. */
+	f.v.seated[BLACK] = true;
+	f.v.clock_stopped = true;
+	fics_style12(&f.v, REL_THEIR_MOVE, true, false, line, sizeof line);
+	assert_string_equal(line, "<12> rnbqkbnr pppppppp -------- -------- ----P--- -------- "
+	    "PPPP-PPP RNBQKBNR B 4 1 1 1 1 0 7 alice bob -1 5 0 39 39 300000 300000 1 P/e2-e4 "
+	    "(0:00.000) e4 0 0 0");
 	fixture_free(&f);
 }
 
