@@ -1961,19 +1961,12 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 		return false;
 	if (!accept) {
 		drop_offers(g, o, (unsigned)kind);
-		/* The clock requests in the words pychess reads ("declines the pause request."). */
-		if (kind & (OFFER_PAUSE | OFFER_UNPAUSE | OFFER_SWITCH)) {
-			const char *what = kind == OFFER_SWITCH ? "switch sides" : offer_name(kind);
-			session_printf(s, "You decline the %s request from %s.\n", what, g->names[o]);
-			if (g->players[o])
-				session_notify(g->players[o], "%s declines the %s request.", g->names[ci],
-				    what);
-			return true;
-		}
-		session_printf(s, "You decline the %s offer.\n", offer_name(kind));
+		/* In the words pychess reads ("declines the draw request."), where
+		 * lasker drops "the" before some of them. */
+		const char *what = kind == OFFER_SWITCH ? "switch sides" : offer_name(kind);
+		session_printf(s, "You decline the %s request from %s.\n", what, g->names[o]);
 		if (g->players[o])
-			session_notify(g->players[o], "%s declines the %s offer.", g->names[ci],
-			    offer_name(kind));
+			session_notify(g->players[o], "%s declines the %s request.", g->names[ci], what);
 		return true;
 	}
 	switch (kind) {

@@ -227,7 +227,8 @@ class PauseTest(GamesTestCase):
         # The other offers in a game are numbered the same way: a draw, declined by number.
         self.assertIn(b"Draw request sent.", self.cmd(b, "draw"))
         m = self.expect_line(w, r"<pf> (\d+) w=%s t=draw p=#" % b.name)
-        self.assertIn(b"You decline the draw offer.", self.cmd(w, "decline %d" % int(m.group(2))))
+        self.assertIn(b"You decline the draw request from %s." % b.name.encode(),
+                      self.cmd(w, "decline %d" % int(m.group(2))))
         self.expect_line(b, re.escape("<pr> %s" % m.group(2).decode()))
 
 
