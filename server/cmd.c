@@ -33,7 +33,7 @@ extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
-    cmd_news_entry, cmd_passwd_entry, cmd_quit_entry, cmd_register_entry, cmd_say_entry,
+    cmd_news_entry, cmd_passwd_entry, cmd_password_entry, cmd_quit_entry, cmd_register_entry, cmd_say_entry,
     cmd_set_entry, cmd_shout_entry, cmd_showlist_entry, cmd_style_entry, cmd_tell_entry,
     cmd_unalias_entry, cmd_uptime_entry, cmd_variables_entry, cmd_who_entry,
     cmd_xtell_entry;
@@ -59,7 +59,7 @@ static const struct cmd_entry *const table[] = {
 	&cmd_help_entry, &cmd_history_entry, &cmd_inchannel_entry, &cmd_iset_entry,
 	&cmd_ivariables_entry, &cmd_journal_entry, &cmd_kibitz_entry, &cmd_match_entry,
 	&cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
-	&cmd_passwd_entry, &cmd_pending_entry, &cmd_pgn_entry, &cmd_play_entry, &cmd_quit_entry,
+	&cmd_passwd_entry, &cmd_password_entry, &cmd_pending_entry, &cmd_pgn_entry, &cmd_play_entry, &cmd_quit_entry,
 	&cmd_refresh_entry, &cmd_register_entry, &cmd_rematch_entry, &cmd_remplayer_entry, &cmd_resign_entry,
 	&cmd_resume_entry, &cmd_say_entry, &cmd_seek_entry, &cmd_set_entry, &cmd_shout_entry,
 	&cmd_showlist_entry, &cmd_smoves_entry, &cmd_sought_entry, &cmd_stored_entry,
@@ -81,6 +81,8 @@ static const struct {
 	{ "ivars", "ivariables" }, { "o", "observe" }, { "m", "match" }, { "a", "accept" },
 	{ "g", "games" }, { "h", "history" }, { "k", "kibitz" }, { "r", "refresh" },
 	{ "i", "it" },
+	/* lasker's alias_list; its "more" and "n" name "next", which is not here. */
+	{ "exit", "quit" }, { "logout", "quit" }, { "bye", "quit" }, { "znotl", "znotify" },
 };
 
 /* Matches exactly, then by unique prefix. *ambiguous is set when several match. */

@@ -182,6 +182,11 @@ static const struct help_topic topics[] = {
 	  "not echoed, not shown back and not logged.  The player, if online, is told.\n"
 	  "An admin acts only on accounts of a lower admin level (nuke, addcomment\n"
 	  "and asetpasswd); every admin action is in \"adminlog\".\n" },
+	{ "password",
+	  "\"password OLD NEW\" changes your password from OLD to NEW (also\n"
+	  "\"passwd\"); if OLD is wrong nothing changes.  Registered players only.\n"
+	  "NEW is 4 to 64 printable characters; it is stored salted and hashed,\n"
+	  "and it is not shown back.  Your session stays; the next login needs NEW.\n" },
 	{ "banaddress",
 	  "\"banaddress 192.0.2.0/24\" (or one address, or an IPv6 range) refuses\n"
 	  "connections from the range and ends the sessions of players online from\n"
