@@ -182,6 +182,12 @@ static const struct help_topic topics[] = {
 	  "not echoed, not shown back and not logged.  The player, if online, is told.\n"
 	  "An admin acts only on accounts of a lower admin level (nuke, addcomment\n"
 	  "and asetpasswd); every admin action is in \"adminlog\".\n" },
+	{ "reply",
+	  "\"reply TEXT\" tells TEXT to the last player who told you something\n"
+	  "(with tell or xtell), as \"tell NAME TEXT\" would.  It goes to that\n"
+	  "account (or that guest's session) only: if they left, you are told so,\n"
+	  "even when someone else now has the name.  \"tell . TEXT\" is the\n"
+	  "other way round: to the last player you told.\n" },
 	{ "password",
 	  "\"password OLD NEW\" changes your password from OLD to NEW (also\n"
 	  "\"passwd\"); if OLD is wrong nothing changes.  Registered players only.\n"

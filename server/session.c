@@ -98,6 +98,9 @@ struct session {
 	char last_tell[SESSION_NAME_MAX + 1];
 	int64_t last_tell_user;		/* as last_opponent_user and _conn */
 	uint64_t last_tell_conn;
+	char last_teller[SESSION_NAME_MAX + 1];
+	int64_t last_teller_user;	/* as last_tell_user and _conn */
+	uint64_t last_teller_conn;
 	char last_opponent[SESSION_NAME_MAX + 1];
 	int64_t last_opponent_user;	/* their account, or 0 for a guest ... */
 	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
@@ -554,6 +557,11 @@ struct session *session_last_tell_online(struct session *s)
 	return same_identity(s->srv, s->last_tell, s->last_tell_user, s->last_tell_conn);
 }
 
+struct session *session_last_teller_online(struct session *s)
+{
+	return same_identity(s->srv, s->last_teller, s->last_teller_user, s->last_teller_conn);
+}
+
 bool session_observing(const struct session *s, const struct game *g)
 {
 	for (int i = 0; i < s->observed_count; i++)
@@ -611,6 +619,7 @@ int64_t session_login_ms(const struct session *s) { return s->login_ms; }
 struct var_values *session_vars(struct session *s) { return &s->vars; }
 int session_var(const struct session *s, enum var_id id) { return var_num(&s->vars, id); }
 const char *session_last_tell(const struct session *s) { return s->last_tell; }
+const char *session_last_teller(const struct session *s) { return s->last_teller; }
 int session_channel_count(const struct session *s) { return s->channel_count; }
 
 int64_t session_active_ms(const struct session *s) { return s->active_ms; }
@@ -672,6 +681,13 @@ void session_set_last_tell(struct session *s, const struct session *to)
 	snprintf(s->last_tell, sizeof s->last_tell, "%s", to->name);
 	s->last_tell_user = to->user_id;
 	s->last_tell_conn = to->user_id ? 0 : conn_id(to->conn);
+}
+
+void session_set_last_teller(struct session *s, const struct session *from)
+{
+	snprintf(s->last_teller, sizeof s->last_teller, "%s", from->name);
+	s->last_teller_user = from->user_id;
+	s->last_teller_conn = from->user_id ? 0 : conn_id(from->conn);
 }
 
 /*
