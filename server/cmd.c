@@ -29,6 +29,7 @@ extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_anno
     cmd_showcomment_entry, cmd_shutdown_entry, cmd_unbanaddress_entry, cmd_whenshut_entry;
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_cshout_entry, cmd_it_entry, cmd_reply_entry;
+extern const struct cmd_entry cmd_best_entry, cmd_hbest_entry, cmd_rank_entry, cmd_hrank_entry;
 extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
@@ -69,6 +70,7 @@ static const struct cmd_entry *const table[] = {
 	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
 	&cmd_znotify_entry,
 	&cmd_cshout_entry, &cmd_it_entry, &cmd_reply_entry,
+	&cmd_best_entry, &cmd_hbest_entry, &cmd_rank_entry, &cmd_hrank_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])

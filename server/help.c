@@ -25,6 +25,20 @@
 	"below 15, standard from 15.  A delay is never an increment: the clock\n" \
 	"waits the delay before it runs, and gives nothing back.\n"
 
+/* Shared by best, hbest, rank and hrank. */
+#define RATING_LISTS \
+	"  best [b][s][l]     the 20 best-rated players in blitz, standard and\n" \
+	"                     lightning (or only those asked for: \"best bs\")\n" \
+	"  rank [NAME [bsl]]  where NAME (you) ranks, with the players around\n" \
+	"  rank M-N [bsl]     the players ranked M to N (100 lines at most)\n" \
+	"hbest and hrank are the same among human players: computers left out.\n" \
+	"Ratings here are Glicko-2; a player is ranked once the rating is no\n" \
+	"longer provisional (RD below 110; finger shows a P after a provisional\n" \
+	"rating), where FICS ranked after 20 games.  Asked for by name, a player\n" \
+	"not ranked is shown among the others by rating, with ---- for a place.\n" \
+	"Equal ratings share a place: the second shows none.  Wild is not played\n" \
+	"here; the third list is lightning.\n"
+
 /* Shared by addlist, sublist, showlist and the topic of its own. */
 #define LISTS \
 	"Lists (\"showlist\" names them all; \"showlist LIST\" or \"=LIST\" shows one):\n" \
@@ -182,6 +196,10 @@ static const struct help_topic topics[] = {
 	  "not echoed, not shown back and not logged.  The player, if online, is told.\n"
 	  "An admin acts only on accounts of a lower admin level (nuke, addcomment\n"
 	  "and asetpasswd); every admin action is in \"adminlog\".\n" },
+	{ "best", RATING_LISTS },
+	{ "hbest", RATING_LISTS },
+	{ "rank", RATING_LISTS },
+	{ "hrank", RATING_LISTS },
 	{ "reply",
 	  "\"reply TEXT\" tells TEXT to the last player who told you something\n"
 	  "(with tell or xtell), as \"tell NAME TEXT\" would.  It goes to that\n"
