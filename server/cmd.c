@@ -30,6 +30,7 @@ extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_anno
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_cshout_entry, cmd_it_entry, cmd_reply_entry;
 extern const struct cmd_entry cmd_best_entry, cmd_hbest_entry, cmd_rank_entry, cmd_hrank_entry;
+extern const struct cmd_entry cmd_handles_entry, cmd_limits_entry;
 extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
@@ -71,6 +72,7 @@ static const struct cmd_entry *const table[] = {
 	&cmd_znotify_entry,
 	&cmd_cshout_entry, &cmd_it_entry, &cmd_reply_entry,
 	&cmd_best_entry, &cmd_hbest_entry, &cmd_rank_entry, &cmd_hrank_entry,
+	&cmd_handles_entry, &cmd_limits_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])

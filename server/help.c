@@ -200,6 +200,18 @@ static const struct help_topic topics[] = {
 	{ "hbest", RATING_LISTS },
 	{ "rank", RATING_LISTS },
 	{ "hrank", RATING_LISTS },
+	{ "handles",
+	  "\"handles al\" lists the registered names that begin with \"al\" (in any\n"
+	  "case), in columns as wide as your width variable; with a whole name it\n"
+	  "tells whether that name has an account.  At most 1000 names are shown\n"
+	  "(the server's handles_shown); past that, give a longer beginning.\n" },
+	{ "limits",
+	  "\"limits\" shows the limits in effect on this server: channels, the\n"
+	  "notify and censor lists, messages, aliases, games observed, seeks,\n"
+	  "match requests, games started in a minute, line length, commands per\n"
+	  "second, and what handles and rank show.  Each is a setting of the\n"
+	  "server's configuration.  There are no simuls or shout quotas here, and\n"
+	  "a rating is ranked by its RD rather than a number of games.\n" },
 	{ "reply",
 	  "\"reply TEXT\" tells TEXT to the last player who told you something\n"
 	  "(with tell or xtell), as \"tell NAME TEXT\" would.  It goes to that\n"
