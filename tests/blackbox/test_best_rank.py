@@ -51,6 +51,9 @@ PLAYERS = [
 
 class RatingLists(ChessdTestCase):
 
+    def tearDown(self):
+        self.stop_servers_clean()
+
     def server(self, config=None, extra=()):
         srv = self.new_server(config=config)
         srv.useradd("viewer", PW)

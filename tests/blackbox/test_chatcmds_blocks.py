@@ -17,6 +17,9 @@ NEW_CODES = [
 
 class NewCommandBlocks(GamesTestCase):
 
+    def tearDown(self):
+        self.stop_servers_clean()
+
     def bcmd(self, c, n, line):
         c.send_line("%d %s" % (n, line))
         c.expect(re.compile(rb"\x15%d\x16(\d+)\x16(.*?)\x17\n\r" % n, re.S), GT)

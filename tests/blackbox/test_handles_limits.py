@@ -10,6 +10,9 @@ NAMES = ["alice", "alfred", "Albert", "bob", "zed", "zzz", "alicia"]
 
 class Handles(ChessdTestCase):
 
+    def tearDown(self):
+        self.stop_servers_clean()
+
     def server(self, names=NAMES, config=None):
         srv = self.new_server(config=config)
         srv.useradd("viewer", "secret1")
@@ -77,6 +80,9 @@ class Handles(ChessdTestCase):
 
 
 class Limits(ChessdTestCase):
+
+    def tearDown(self):
+        self.stop_servers_clean()
 
     def test_limits_as_configured(self):
         srv = self.start_server(config={"list_entries": 9, "messages_per_user": 7,

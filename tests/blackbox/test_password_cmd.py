@@ -12,6 +12,9 @@ NEW = "n3w-pass"
 
 class PasswordCommand(ChessdTestCase):
 
+    def tearDown(self):
+        self.stop_servers_clean()
+
     def server(self):
         srv = self.new_server()
         srv.useradd("alice", PW)
@@ -98,6 +101,9 @@ class PasswordCommand(ChessdTestCase):
 
 
 class LaskerAliases(ChessdTestCase):
+
+    def tearDown(self):
+        self.stop_servers_clean()
 
     def test_exit_logout_bye_quit(self):
         srv = self.start_server()
