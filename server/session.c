@@ -1220,6 +1220,25 @@ static void login_busy(struct session *s, bool parked)
 }
 
 /*
+ * Whether the password checked is still the account's: it was read at the
+ * name, and a "password" command may have changed it since (or the account
+ * gone, or come back under the name as another).  With refresh, the one
+ * stored now replaces it.
+ */
+static bool login_hash_current(struct session *s, bool refresh)
+{
+	struct db_user user;
+	bool same = db_user_find(server_db(s->srv), s->name, &user) > 0 &&
+	    user.id == s->user_id;
+
+	if (same && refresh)
+		snprintf(s->login->stored_hash, sizeof s->login->stored_hash, "%s", user.password);
+	same = same && !strcmp(user.password, s->login->stored_hash);
+	OPENSSL_cleanse(&user, sizeof user);
+	return same;
+}
+
+/*
  * Hands the password to the hasher once the name and address may have
  * another check (one at a time per name, none while a delay is owed);
  * until then the password waits here.  Input waits until the answer comes.
@@ -1246,6 +1265,7 @@ static void login_verify(struct session *s, const char *password)
 		return;
 	}
 	s->login->checking = true;
+	login_hash_current(s, true);
 	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
 		login_check_end(s, false);
 		login_busy(s, parked);
@@ -1300,6 +1320,9 @@ static void login_password(struct session *s, char *line)
 static void verify_done(struct session *s, int result, const char *hash)
 {
 	(void)hash;
+	/* Changed while it was hashed: the old password no longer opens the account. */
+	if (result == 1 && !login_hash_current(s, false))
+		result = 0;
 	OPENSSL_cleanse(s->login->stored_hash, sizeof s->login->stored_hash);
 	login_check_end(s, result == 1);
 	if (result == 1) {

@@ -91,6 +91,28 @@ class PasswordCommand(ChessdTestCase):
         self.login_fails(srv, "alice", PW)
         self.user(srv, "alice", NEW)
 
+    def test_login_waiting_at_the_password_prompt_gets_no_old_password(self):
+        """A login that gave the name before the change is checked against
+        the password stored when it answers, not the one read at its name."""
+        srv = self.server()
+        a = self.user(srv, "alice", PW)
+        c = self.connect(srv)
+        c.expect(b"login: ")
+        c.send_line("alice")
+        c.expect(b"password: ")
+        self.answer(a, "password %s %s" % (PW, NEW), b"Password changed.")
+        c.send_line(PW)
+        c.expect(b"**** Invalid password! ****")
+        self.assertIn(b"alice", a.command("who"))
+        # And one waiting there with the new password gets in.
+        d = self.connect(srv)
+        d.expect(b"login: ")
+        d.send_line("alice")
+        d.expect(b"password: ")
+        self.answer(a, "password %s %s" % (NEW, PW + "x"), b"Password changed.")
+        d.send_line(PW + "x")
+        d.expect(b"**** Starting FICS session as alice ****")
+
     def test_help_lists_password_not_passwd(self):
         srv = self.server()
         g = self.guest(srv)
