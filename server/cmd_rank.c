@@ -108,7 +108,7 @@ static void print_head(struct session *s, int shown)
 	size_t n = 0;
 
 	for (int c = 0; c < COLUMNS; c++) {
-		if (!(shown & 1 << c))
+		if (!(shown & (1 << c)))
 			continue;
 		int len = (int)strlen(columns[c].title), left = (COLUMN_WIDTH - len) / 2;
 		n += (size_t)snprintf(line + n, sizeof line - n, "%*s%-*s", left, "",
@@ -126,12 +126,12 @@ static void print_columns(struct session *s, int shown, struct rank_column *cols
 	int rows = 0;
 
 	for (int c = 0; c < COLUMNS; c++)
-		if (shown & 1 << c && cols[c].count > rows)
+		if ((shown & (1 << c)) && cols[c].count > rows)
 			rows = cols[c].count;
 	print_head(s, shown);
 	for (int i = 0; i < rows; i++) {
 		for (int c = 0; c < COLUMNS; c++) {
-			if (!(shown & 1 << c))
+			if (!(shown & (1 << c)))
 				continue;
 			const struct rank_line *l = i < cols[c].count ? &cols[c].lines[i] : NULL;
 			if (!l)
@@ -159,7 +159,7 @@ static void show_places(struct session *s, int shown, bool humans, int first, in
 	}
 	for (int c = 0; c < COLUMNS; c++) {
 		cols[c].lines = lines + (size_t)c * (size_t)count;
-		if (!(shown & 1 << c))
+		if (!(shown & (1 << c)))
 			continue;
 		if (column_read(s, &cols[c], c, humans, first, count) < 0) {
 			any = -1;
@@ -226,7 +226,7 @@ static void show_around(struct session *s, int shown, bool humans, const struct 
 
 	for (int c = 0; c < COLUMNS; c++) {
 		cols[c].lines = lines[c];
-		if (!(shown & 1 << c))
+		if (!(shown & (1 << c)))
 			continue;
 		int rc = column_around(s, &cols[c], c, humans, who);
 		if (rc < 0) {
