@@ -28,14 +28,15 @@ extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_anno
     cmd_lag_entry, cmd_message_entry, cmd_messages_entry, cmd_nuke_entry, cmd_ping_entry,
     cmd_showcomment_entry, cmd_shutdown_entry, cmd_unbanaddress_entry, cmd_whenshut_entry;
 extern const struct cmd_entry cmd_tourney_entry;
-extern const struct cmd_entry cmd_cshout_entry, cmd_it_entry, cmd_reply_entry;
+extern const struct cmd_entry cmd_cshout_entry, cmd_it_entry;
 extern const struct cmd_entry cmd_best_entry, cmd_hbest_entry, cmd_rank_entry, cmd_hrank_entry;
-extern const struct cmd_entry cmd_handles_entry, cmd_limits_entry;
+extern const struct cmd_entry cmd_handles_entry, cmd_limits_entry, cmd_password_entry,
+    cmd_reply_entry;
 extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
     cmd_ivariables_entry, cmd_join_entry, cmd_leave_entry, cmd_mychannels_entry,
-    cmd_news_entry, cmd_passwd_entry, cmd_password_entry, cmd_quit_entry, cmd_register_entry, cmd_say_entry,
+    cmd_news_entry, cmd_passwd_entry, cmd_quit_entry, cmd_register_entry, cmd_say_entry,
     cmd_set_entry, cmd_shout_entry, cmd_showlist_entry, cmd_style_entry, cmd_tell_entry,
     cmd_unalias_entry, cmd_uptime_entry, cmd_variables_entry, cmd_who_entry,
     cmd_xtell_entry;
@@ -61,7 +62,7 @@ static const struct cmd_entry *const table[] = {
 	&cmd_help_entry, &cmd_history_entry, &cmd_inchannel_entry, &cmd_iset_entry,
 	&cmd_ivariables_entry, &cmd_journal_entry, &cmd_kibitz_entry, &cmd_match_entry,
 	&cmd_moves_entry, &cmd_news_entry, &cmd_observe_entry, &cmd_oldmoves_entry,
-	&cmd_passwd_entry, &cmd_password_entry, &cmd_pending_entry, &cmd_pgn_entry, &cmd_play_entry, &cmd_quit_entry,
+	&cmd_passwd_entry, &cmd_pending_entry, &cmd_pgn_entry, &cmd_play_entry, &cmd_quit_entry,
 	&cmd_refresh_entry, &cmd_register_entry, &cmd_rematch_entry, &cmd_remplayer_entry, &cmd_resign_entry,
 	&cmd_resume_entry, &cmd_say_entry, &cmd_seek_entry, &cmd_set_entry, &cmd_shout_entry,
 	&cmd_showlist_entry, &cmd_smoves_entry, &cmd_sought_entry, &cmd_stored_entry,
@@ -70,9 +71,9 @@ static const struct cmd_entry *const table[] = {
 	&cmd_unobserve_entry, &cmd_unseek_entry, &cmd_uptime_entry, &cmd_variables_entry,
 	&cmd_whisper_entry, &cmd_who_entry, &cmd_withdraw_entry, &cmd_xtell_entry,
 	&cmd_znotify_entry,
-	&cmd_cshout_entry, &cmd_it_entry, &cmd_reply_entry,
+	&cmd_cshout_entry, &cmd_it_entry,
 	&cmd_best_entry, &cmd_hbest_entry, &cmd_rank_entry, &cmd_hrank_entry,
-	&cmd_handles_entry, &cmd_limits_entry,
+	&cmd_handles_entry, &cmd_limits_entry, &cmd_password_entry, &cmd_reply_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
