@@ -31,6 +31,9 @@ extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_anno
     cmd_showcomment_entry, cmd_shutdown_entry, cmd_unbanaddress_entry, cmd_whenshut_entry;
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_cshout_entry, cmd_it_entry;
+extern const struct cmd_entry cmd_best_entry, cmd_hbest_entry, cmd_rank_entry, cmd_hrank_entry;
+extern const struct cmd_entry cmd_handles_entry, cmd_limits_entry, cmd_password_entry,
+    cmd_reply_entry;
 extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
 extern const struct cmd_entry cmd_addnews_entry, cmd_alias_entry, cmd_date_entry,
     cmd_finger_entry, cmd_help_entry, cmd_iset_entry, cmd_inchannel_entry,
@@ -73,6 +76,8 @@ static const struct cmd_entry *const table[] = {
 	&cmd_cshout_entry, &cmd_it_entry,
 	&cmd_moretime_entry, &cmd_pause_entry, &cmd_switch_entry, &cmd_time_entry,
 	&cmd_unpause_entry,
+	&cmd_best_entry, &cmd_hbest_entry, &cmd_rank_entry, &cmd_hrank_entry,
+	&cmd_handles_entry, &cmd_limits_entry, &cmd_password_entry, &cmd_reply_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -85,6 +90,8 @@ static const struct {
 	{ "ivars", "ivariables" }, { "o", "observe" }, { "m", "match" }, { "a", "accept" },
 	{ "g", "games" }, { "h", "history" }, { "k", "kibitz" }, { "r", "refresh" },
 	{ "i", "it" },
+	/* lasker's alias_list; its "more" and "n" name "next", which is not here. */
+	{ "exit", "quit" }, { "logout", "quit" }, { "bye", "quit" }, { "znotl", "znotify" },
 };
 
 /* Matches exactly, then by unique prefix. *ambiguous is set when several match. */

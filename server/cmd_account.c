@@ -1,4 +1,4 @@
-/* The account: quit, register, passwd. */
+/* The account: quit, register, password (and its old name passwd). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -129,7 +129,7 @@ static void cmd_register(struct session *s, const struct cmd_args *a)
 static void passwd_done(struct session *s, int result, const char *hash)
 {
 	if (result == 0) {
-		session_notify(s, "Incorrect password; password not changed!");
+		session_notify(s, "Incorrect password, password not changed!");
 		return;
 	}
 	if (result != 1 || !hash) {
@@ -147,20 +147,36 @@ static void passwd_done(struct session *s, int result, const char *hash)
 	session_notify(s, "Password changed.");
 }
 
-static void cmd_passwd(struct session *s, const struct cmd_args *a)
+/*
+ * lasker's com_password, with its texts, but for the last: lasker shows the
+ * new password back, which a client's log would then keep; we do not.
+ */
+static void cmd_password(struct session *s, const struct cmd_args *a)
 {
+	const char *old = a->argv[0], *new = a->argv[1];
 	char why[160];
 	struct db_user user;
 
-	if (!password_acceptable(a->argv[1], why, sizeof why)) {
+	if (!session_registered(s)) {
+		session_printf(s, "Setting a password is only for registered players.\n");
+		return;
+	}
+	if (!password_acceptable(new, why, sizeof why)) {
 		session_printf(s, "%s\n", why);
 		return;
 	}
-	if (db_user_find(server_db(session_server(s)), session_name(s), &user) <= 0) {
+	/* One longer than any accepted password cannot be the stored one: not hashed. */
+	if (strnlen(old, PASSWORD_MAX_LEN + 1) > PASSWORD_MAX_LEN) {
+		session_printf(s, "Incorrect password, password not changed!\n");
+		return;
+	}
+	/* By id: the name alone could be an account registered anew under it. */
+	if (db_user_find(server_db(session_server(s)), session_name(s), &user) <= 0 ||
+	    user.id != session_user_id(s)) {
 		session_printf(s, "Password not changed: your account is gone.\n");
 		return;
 	}
-	int rc = session_password_job(s, a->argv[0], user.password, a->argv[1], passwd_done);
+	int rc = session_password_job(s, old, user.password, new, passwd_done);
 	OPENSSL_cleanse(user.password, sizeof user.password);
 	if (rc < 0)
 		session_printf(s, "The server is busy; please try again in a moment.\n");
@@ -182,12 +198,21 @@ const struct cmd_entry cmd_register_entry = {
 	.usage = "register <name> <password>",
 	.summary = "Register a name of your own (guests)",
 };
+const struct cmd_entry cmd_password_entry = {
+	.name = "password",
+	.args = "ww",
+	.code = BLKCMD_PASSWORD,
+	.exec = cmd_password,
+	.usage = "password <oldpassword> <newpassword>",
+	.summary = "Change your password",
+};
+/* The name chessd had before "password"; exact only, so "pass" stays unique. */
 const struct cmd_entry cmd_passwd_entry = {
 	.name = "passwd",
 	.args = "ww",
-	.flags = CMD_REGISTERED,
+	.flags = CMD_HIDDEN,
 	.code = BLKCMD_PASSWORD,
-	.exec = cmd_passwd,
-	.usage = "passwd <old> <new>",
+	.exec = cmd_password,
+	.usage = "password <oldpassword> <newpassword>",
 	.summary = "Change your password",
 };

@@ -1,4 +1,4 @@
-/* Talking: tell, xtell, say, shout, and channels. */
+/* Talking: tell, xtell, reply, say, shout, and channels. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -148,6 +148,31 @@ static void told_note(struct session *s, struct session *to, char *buf, size_t l
 		snprintf(buf, len, ", who has been idle %s", idle);
 }
 
+/* A tell to one player found: their screens and lists, then the line. */
+static void tell_session(struct session *s, struct session *to, const char *text, bool remember)
+{
+	if (!session_registered(s) && !session_var(to, VAR_TELL)) {
+		session_printf(s, "Player \"%s\" isn't listening to unregistered tells.\n",
+		    session_name(to));
+		return;
+	}
+	/* As on FICS, an admin's tell still reaches someone censoring them. */
+	bool censored = lists_censors(to, s);
+	if (censored && !session_admin(s)) {
+		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
+		return;
+	}
+	if (censored && remember)
+		session_printf(s, "Told \"%s\", who is censoring you.\n", session_name(to));
+	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
+	char note[SESSION_NAME_MAX + VAR_STRING_MAX + 128];
+	told_note(s, to, note, sizeof note);
+	session_printf(s, "(told %s%s)\n", session_name(to), note);
+	session_set_last_teller(to, s);
+	if (remember)
+		session_set_last_tell(s, to);
+}
+
 /* tell and xtell: to a player by name, "." for the last one, or a channel. */
 static void tell(struct session *s, const struct cmd_args *a, bool remember)
 {
@@ -197,25 +222,7 @@ static void tell(struct session *s, const struct cmd_args *a, bool remember)
 		session_printf(s, "No user named \"%s\" is logged in.\n", target);
 		return;
 	}
-	if (!session_registered(s) && !session_var(to, VAR_TELL)) {
-		session_printf(s, "Player \"%s\" isn't listening to unregistered tells.\n",
-		    session_name(to));
-		return;
-	}
-	/* As on FICS, an admin's tell still reaches someone censoring them. */
-	bool censored = lists_censors(to, s);
-	if (censored && !session_admin(s)) {
-		session_printf(s, "Player \"%s\" is censoring you.\n", session_name(to));
-		return;
-	}
-	if (censored && remember)
-		session_printf(s, "Told \"%s\", who is censoring you.\n", session_name(to));
-	session_notify(to, "%s%s tells you: %s", session_name(s), session_flags(s), text);
-	char note[SESSION_NAME_MAX + VAR_STRING_MAX + 128];
-	told_note(s, to, note, sizeof note);
-	session_printf(s, "(told %s%s)\n", session_name(to), note);
-	if (remember)
-		session_set_last_tell(s, to);
+	tell_session(s, to, text, remember);
 }
 
 static void cmd_tell(struct session *s, const struct cmd_args *a)
@@ -226,6 +233,23 @@ static void cmd_tell(struct session *s, const struct cmd_args *a)
 static void cmd_xtell(struct session *s, const struct cmd_args *a)
 {
 	tell(s, a, false);
+}
+
+/* "reply": a tell to whoever last told you, that account or guest session only. */
+static void cmd_reply(struct session *s, const struct cmd_args *a)
+{
+	const char *who = session_last_teller(s);
+	struct session *to;
+
+	if (!*who) {
+		session_printf(s, "No one has told you anything.\n");
+		return;
+	}
+	if (!(to = session_last_teller_online(s))) {
+		session_printf(s, "%s, who last told you, is not logged in.\n", who);
+		return;
+	}
+	tell_session(s, to, a->argv[0], true);
 }
 
 /* One shout, c-shout or "it" on its way: the line is made once for everyone. */
@@ -452,6 +476,14 @@ const struct cmd_entry cmd_xtell_entry = {
 	.exec = cmd_xtell,
 	.usage = "xtell <name|channel> <message>",
 	.summary = "Tell without changing who \"tell .\" goes to",
+};
+const struct cmd_entry cmd_reply_entry = {
+	.name = "reply",
+	.args = "S",
+	.code = BLKCMD_REPLY,
+	.exec = cmd_reply,
+	.usage = "reply <message>",
+	.summary = "Tell the last player who told you",
 };
 const struct cmd_entry cmd_shout_entry = {
 	.name = "shout",

@@ -1,4 +1,5 @@
-/* Finding things out: help, who, finger, date, news, uptime. */
+/* Finding things out: help, who, finger, date, news, uptime, handles, limits. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "examine.h"
 #include "fics.h"
 #include "game.h"
+#include "glicko2.h"
 #include "help.h"
 #include "limit.h"
 #include "moderation.h"
@@ -438,6 +440,137 @@ const struct cmd_entry cmd_uptime_entry = {
 	.exec = cmd_uptime,
 	.usage = "uptime",
 	.summary = "How long the server has run",
+};
+
+/* The names found by handles, up to the limit and one more to tell it was passed. */
+struct handles {
+	char (*names)[DB_NAME_MAX];
+	int count, max;
+};
+
+static void handle_found(void *arg, const char *name)
+{
+	struct handles *h = arg;
+
+	if (h->count < h->max)
+		snprintf(h->names[h->count++], DB_NAME_MAX, "%s", name ? name : "");
+}
+
+/*
+ * lasker's multicol: in columns down then across, each as wide as the
+ * longest name and a blank, as many as the width variable allows.
+ */
+static void print_multicol(struct session *s, char (*names)[DB_NAME_MAX], int count)
+{
+	int widest = 0;
+
+	for (int i = 0; i < count; i++)
+		if ((int)strlen(names[i]) > widest)
+			widest = (int)strlen(names[i]);
+	widest++;
+	int per_line = session_var(s, VAR_WIDTH) / widest;
+	if (per_line < 1)
+		per_line = 1;
+	int lines = (count + per_line - 1) / per_line;
+	session_printf(s, "\n");
+	for (int row = 0; row < lines; row++) {
+		for (int col = 0; col < per_line; col++) {
+			int i = row + lines * col;
+			if (i >= count)
+				break;
+			int pad = widest - (int)strlen(names[i]) - (col == per_line - 1);
+			session_printf(s, "%s%*s", names[i], pad, "");
+		}
+		session_printf(s, "\n");
+	}
+}
+
+/* handles PREFIX: registered names beginning with it (lasker's com_handles). */
+static void cmd_handles(struct session *s, const struct cmd_args *a)
+{
+	const char *prefix = a->argv[0];
+	size_t n = strlen(prefix);
+	int limit = server_config(session_server(s))->limits.handles_shown;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isalpha((unsigned char)prefix[i]) || (unsigned char)prefix[i] >= 0x80) {
+			session_printf(s, "Names have letters only; \"%.20s\" begins none.\n", prefix);
+			return;
+		}
+	}
+	if (n > SESSION_NAME_MAX) {
+		session_printf(s, "Names have at most %d letters; \"%.20s\" begins none.\n",
+		    SESSION_NAME_MAX, prefix);
+		return;
+	}
+	struct handles h = { calloc((size_t)limit + 1, DB_NAME_MAX), 0, limit + 1 };
+	if (!h.names) {
+		session_printf(s, "Server out of memory; no names shown.\n");
+		return;
+	}
+	if (db_user_prefix(server_db(session_server(s)), prefix, limit + 1, handle_found, &h) < 0) {
+		session_printf(s, "Server error; no names shown.\n");
+		free(h.names);
+		return;
+	}
+	bool more = h.count > limit;
+	if (more)
+		h.count = limit;
+	session_printf(s, "Found %d names.\n", h.count);
+	if (h.count > 0)
+		print_multicol(s, h.names, h.count);
+	if (more)
+		session_printf(s, "More names begin with \"%s\"; give a longer beginning to see them.\n",
+		    prefix);
+	free(h.names);
+}
+
+/*
+ * lasker's com_limits, with the limits this server has: every one is a
+ * setting (or a constant of limit.h), so lasker's "hardcoded" is left out;
+ * there are no simuls or shout quotas, and ranking is by RD, not by games.
+ */
+static void cmd_limits(struct session *s, const struct cmd_args *a)
+{
+	const struct limits *lim = &server_config(session_server(s))->limits;
+
+	(void)a;
+	session_printf(s, "\nCurrent limits:\n");
+	session_printf(s, "  Max number of channels and max capacity: %d\n", LIMIT_CHANNEL_MAX + 1);
+	session_printf(s, "  Max number of channels one can be in: %d\n", LIMIT_CHANNELS_PER_USER);
+	session_printf(s, "  Max number of people on the notify list: %d\n", lim->list_entries);
+	session_printf(s, "  Max number of people on the censor list: %d\n", lim->list_entries);
+	session_printf(s, "  Max number of messages one can receive: %d\n", lim->messages_per_user);
+	session_printf(s, "  Max number of aliases: %d\n", LIMIT_ALIASES);
+	session_printf(s, "  Max number of games one can observe: %d\n", LIMIT_OBSERVE_PER_USER);
+	session_printf(s, "  Max number of seeks one can have posted: %d\n", lim->seeks_per_user);
+	session_printf(s, "  Max number of match requests one can have pending: %d\n",
+	    lim->offers_per_user);
+	session_printf(s, "  Max number of games one can start in a minute: %d\n",
+	    lim->games_per_minute);
+	session_printf(s, "  Max length of a line (bytes): %d\n", lim->line_bytes);
+	session_printf(s, "  Max number of commands per second: %d (bursts of %d)\n",
+	    lim->commands_per_sec, lim->command_burst);
+	session_printf(s, "  Max number of names handles shows: %d\n", lim->handles_shown);
+	session_printf(s, "  Max number of lines rank shows: %d\n", lim->rank_lines);
+	session_printf(s, "  Ranked once the rating's RD is below: %d\n", (int)GLICKO2_PROVISIONAL_RD);
+}
+
+const struct cmd_entry cmd_handles_entry = {
+	.name = "handles",
+	.args = "w",
+	.code = BLKCMD_HANDLES,
+	.exec = cmd_handles,
+	.usage = "handles <beginning of a name>",
+	.summary = "Registered names that begin with the letters given",
+};
+const struct cmd_entry cmd_limits_entry = {
+	.name = "limits",
+	.args = "",
+	.code = BLKCMD_LIMITS,
+	.exec = cmd_limits,
+	.usage = "limits",
+	.summary = "The server's limits",
 };
 
 /* ping [NAME] (and lag): the round trip to a client as the server sees it. */

@@ -82,6 +82,8 @@ void config_defaults(struct config *c)
 		.tourney_delay_max_s = LIMIT_TOURNEY_DELAY_MAX_S,
 		.list_entries = LIMIT_LIST_ENTRIES,
 		.listen_backlog = LIMIT_LISTEN_BACKLOG,
+		.rank_lines = LIMIT_RANK_LINES,
+		.handles_shown = LIMIT_HANDLES_SHOWN,
 	};
 }
 
@@ -160,6 +162,8 @@ static const struct int_key {
 	LIMIT_KEY(tourney_delay_max_s, 0, 86400),
 	LIMIT_KEY(list_entries, 1, 10000),
 	LIMIT_KEY(listen_backlog, 1, 65535),
+	LIMIT_KEY(rank_lines, 1, 10000),
+	LIMIT_KEY(handles_shown, 1, 100000),
 #undef LIMIT_KEY
 };
 

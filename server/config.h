@@ -57,6 +57,8 @@ struct limits {
 	int tourney_delay_max_s;
 	int list_entries;
 	int listen_backlog;
+	int rank_lines;
+	int handles_shown;
 };
 
 struct config {

@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ enum stmt {
 	ST_GAME_LOAD, ST_GAME_MOVES, ST_GAMES_STATUS, ST_GAMES_OF_STATUS, ST_GAMES_RECENT,
 	ST_GAMES_NEXT_ID,
 	ST_HISTORY_COUNT, ST_HISTORY_AT, ST_RECORD_LATEST,
-	ST_RATING_GET, ST_RATING_PUT,
+	ST_RATING_GET, ST_RATING_PUT, ST_RATING_RANKED, ST_RATING_AHEAD, ST_USER_PREFIX,
 	/* messages, notes, comments, the admin log, address bans */
 	ST_MESSAGE_ADD, ST_MESSAGE_EACH, ST_MESSAGE_DEL, ST_MESSAGE_COUNT, ST_NOTE_EACH, ST_NOTE_CLEAR,
 	ST_NOTE_ADD, ST_COMMENT_ADD, ST_COMMENT_EACH, ST_ADMIN_LOG_ADD, ST_ADMIN_LOG_EACH,
@@ -169,6 +170,16 @@ static const char *const stmt_sql[ST_COUNT] = {
 	    "('finished', 'adjourned') ORDER BY id DESC LIMIT 1",
 	[ST_RATING_GET] = "SELECT rating, rd, volatility, wins, losses, draws FROM ratings "
 	    "WHERE user_id = ?1 AND category = ?2",
+	/* Ranked: RD below ?2; ?3 not 0 leaves computers out (both by ratings_by_rank). */
+	[ST_RATING_RANKED] = "SELECT r.user_id, u.name, r.rating, r.rd FROM ratings r "
+	    "JOIN users u ON u.id = r.user_id WHERE r.category = ?1 AND r.rd < ?2 "
+	    "AND (?3 = 0 OR u.computer = 0) ORDER BY r.rating DESC, r.user_id LIMIT ?5 OFFSET ?4",
+	[ST_RATING_AHEAD] = "SELECT count(*) FROM ratings r JOIN users u ON u.id = r.user_id "
+	    "WHERE r.category = ?1 AND r.rd < ?2 AND (?3 = 0 OR u.computer = 0) "
+	    "AND r.rating >= ?4 AND (r.rating > ?4 OR r.user_id < ?5)",
+	/* A range of the name index: from the prefix to the same with its last letter raised. */
+	[ST_USER_PREFIX] = "SELECT name FROM users WHERE name >= ?1 AND name < ?2 ORDER BY name "
+	    "LIMIT ?3",
 	[ST_RATING_PUT] = "INSERT INTO ratings (user_id, category, rating, rd, volatility, wins, "
 	    "losses, draws) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (user_id, category) "
 	    "DO UPDATE SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility, "
@@ -1444,6 +1455,70 @@ int db_rating_put(struct db *db, int64_t user_id, const char *category, const st
 	sqlite3_bind_int(st, 7, r->losses);
 	sqlite3_bind_int(st, 8, r->draws);
 	return step_done(db, st);
+}
+
+int db_rating_ranked(struct db *db, const char *category, double max_rd, bool humans,
+    int offset, int count, void (*fn)(void *arg, const struct db_ranked *r), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_RATING_RANKED];
+	int rc;
+
+	sqlite3_bind_text(st, 1, category, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 2, max_rd);
+	sqlite3_bind_int(st, 3, humans);
+	sqlite3_bind_int(st, 4, offset);
+	sqlite3_bind_int(st, 5, count);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct db_ranked r = { .user_id = sqlite3_column_int64(st, 0),
+			.rating = sqlite3_column_double(st, 2), .rd = sqlite3_column_double(st, 3) };
+		copy_column(st, 1, r.name, sizeof r.name);
+		fn(arg, &r);
+	}
+	return step_rows_end(db, st, rc);
+}
+
+int db_rating_ahead(struct db *db, const char *category, double max_rd, bool humans,
+    double rating, int64_t user_id)
+{
+	sqlite3_stmt *st = db->stmt[ST_RATING_AHEAD];
+	int n = -1;
+
+	sqlite3_bind_text(st, 1, category, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 2, max_rd);
+	sqlite3_bind_int(st, 3, humans);
+	sqlite3_bind_double(st, 4, rating);
+	sqlite3_bind_int64(st, 5, user_id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		n = sqlite3_column_int(st, 0);
+		rc = SQLITE_DONE;
+	}
+	if (step_rows_end(db, st, rc) < 0)
+		return -1;
+	return n;
+}
+
+int db_user_prefix(struct db *db, const char *prefix, int count,
+    void (*fn)(void *arg, const char *name), void *arg)
+{
+	sqlite3_stmt *st = db->stmt[ST_USER_PREFIX];
+	char past[DB_NAME_MAX];
+	size_t n = strlen(prefix);
+	int rc;
+
+	if (!n || n >= sizeof past)
+		return 0;
+	/* NOCASE compares lower case: "al" to "am"; after "z" comes "{". */
+	for (size_t i = 0; i < n; i++)
+		past[i] = (char)tolower((unsigned char)prefix[i]);
+	past[n - 1]++;
+	past[n] = '\0';
+	sqlite3_bind_text(st, 1, prefix, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, past, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 3, count);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, (const char *)sqlite3_column_text(st, 0));
+	return step_rows_end(db, st, rc);
 }
 
 /* --- tournaments --- */

@@ -275,6 +275,25 @@ int db_record_find(struct db *db, const char *name, int64_t user_id, int number,
 int db_rating_get(struct db *db, int64_t user_id, const char *category, struct db_rating *out);
 int db_rating_put(struct db *db, int64_t user_id, const char *category, const struct db_rating *r);
 
+/* One ranked player of a category, as the rating lists show them. */
+struct db_ranked {
+	int64_t user_id;
+	char name[DB_NAME_MAX];
+	double rating, rd;
+};
+/*
+ * The ranked players of category (RD below max_rd; humans only when asked),
+ * best first and ties by id, from place offset (0: the best), at most count.
+ */
+int db_rating_ranked(struct db *db, const char *category, double max_rd, bool humans,
+    int offset, int count, void (*fn)(void *arg, const struct db_ranked *r), void *arg);
+/* How many ranked players come before one of that rating and id (ranked or not); -1. */
+int db_rating_ahead(struct db *db, const char *category, double max_rd, bool humans,
+    double rating, int64_t user_id);
+/* The account names beginning with prefix (letters only, 1 to 17), in order, at most count. */
+int db_user_prefix(struct db *db, const char *prefix, int count,
+    void (*fn)(void *arg, const char *name), void *arg);
+
 /* --- tournaments (sql/0003-tourneys.sql) --- */
 
 struct db_tourney {

@@ -25,6 +25,20 @@
 	"below 15, standard from 15.  A delay is never an increment: the clock\n" \
 	"waits the delay before it runs, and gives nothing back.\n"
 
+/* Shared by best, hbest, rank and hrank. */
+#define RATING_LISTS \
+	"  best [b][s][l]     the 20 best-rated players in blitz, standard and\n" \
+	"                     lightning (or only those asked for: \"best bs\")\n" \
+	"  rank [NAME [bsl]]  where NAME (you) ranks, with the players around\n" \
+	"  rank M-N [bsl]     the players ranked M to N (100 lines at most)\n" \
+	"hbest and hrank are the same among human players: computers left out.\n" \
+	"Ratings here are Glicko-2; a player is ranked once the rating is no\n" \
+	"longer provisional (RD below 110; finger shows a P after a provisional\n" \
+	"rating), where FICS ranked after 20 games.  Asked for by name, a player\n" \
+	"not ranked is shown among the others by rating, with ---- for a place.\n" \
+	"Equal ratings share a place: the second shows none.  Wild is not played\n" \
+	"here; the third list is lightning.\n"
+
 /* Shared by addlist, sublist, showlist and the topic of its own. */
 #define LISTS \
 	"Lists (\"showlist\" names them all; \"showlist LIST\" or \"=LIST\" shows one):\n" \
@@ -208,6 +222,33 @@ static const struct help_topic topics[] = {
 	  "not echoed, not shown back and not logged.  The player, if online, is told.\n"
 	  "An admin acts only on accounts of a lower admin level (nuke, addcomment\n"
 	  "and asetpasswd); every admin action is in \"adminlog\".\n" },
+	{ "best", RATING_LISTS },
+	{ "hbest", RATING_LISTS },
+	{ "rank", RATING_LISTS },
+	{ "hrank", RATING_LISTS },
+	{ "handles",
+	  "\"handles al\" lists the registered names that begin with \"al\" (in any\n"
+	  "case), in columns as wide as your width variable; with a whole name it\n"
+	  "tells whether that name has an account.  At most 1000 names are shown\n"
+	  "(the server's handles_shown); past that, give a longer beginning.\n" },
+	{ "limits",
+	  "\"limits\" shows the limits in effect on this server: channels, the\n"
+	  "notify and censor lists, messages, aliases, games observed, seeks,\n"
+	  "match requests, games started in a minute, line length, commands per\n"
+	  "second, and what handles and rank show.  Each is a setting of the\n"
+	  "server's configuration.  There are no simuls or shout quotas here, and\n"
+	  "a rating is ranked by its RD rather than a number of games.\n" },
+	{ "reply",
+	  "\"reply TEXT\" tells TEXT to the last player who told you something\n"
+	  "(with tell or xtell), as \"tell NAME TEXT\" would.  It goes to that\n"
+	  "account (or that guest's session) only: if they left, you are told so,\n"
+	  "even when someone else now has the name.  \"tell . TEXT\" is the\n"
+	  "other way round: to the last player you told.\n" },
+	{ "password",
+	  "\"password OLD NEW\" changes your password from OLD to NEW (also\n"
+	  "\"passwd\"); if OLD is wrong nothing changes.  Registered players only.\n"
+	  "NEW is 4 to 64 printable characters; it is stored salted and hashed,\n"
+	  "and it is not shown back.  Your session stays; the next login needs NEW.\n" },
 	{ "banaddress",
 	  "\"banaddress 192.0.2.0/24\" (or one address, or an IPv6 range) refuses\n"
 	  "connections from the range and ends the sessions of players online from\n"

@@ -152,4 +152,9 @@
 /* Addresses the registration tally holds at once. */
 #define LIMIT_SIGNUP_ADDRESSES 4096
 
+/* Lines one "rank M-N" shows at most (lasker's 100), and names one "handles"
+ * lists at most (lasker's 1000). */
+#define LIMIT_RANK_LINES 100
+#define LIMIT_HANDLES_SHOWN 1000
+
 #endif

@@ -98,6 +98,9 @@ struct session {
 	char last_tell[SESSION_NAME_MAX + 1];
 	int64_t last_tell_user;		/* as last_opponent_user and _conn */
 	uint64_t last_tell_conn;
+	char last_teller[SESSION_NAME_MAX + 1];
+	int64_t last_teller_user;	/* as last_tell_user and _conn */
+	uint64_t last_teller_conn;
 	char last_opponent[SESSION_NAME_MAX + 1];
 	int64_t last_opponent_user;	/* their account, or 0 for a guest ... */
 	uint64_t last_opponent_conn;	/* ... known by its connection (ids never reused) */
@@ -554,6 +557,11 @@ struct session *session_last_tell_online(struct session *s)
 	return same_identity(s->srv, s->last_tell, s->last_tell_user, s->last_tell_conn);
 }
 
+struct session *session_last_teller_online(struct session *s)
+{
+	return same_identity(s->srv, s->last_teller, s->last_teller_user, s->last_teller_conn);
+}
+
 bool session_observing(const struct session *s, const struct game *g)
 {
 	for (int i = 0; i < s->observed_count; i++)
@@ -611,6 +619,7 @@ int64_t session_login_ms(const struct session *s) { return s->login_ms; }
 struct var_values *session_vars(struct session *s) { return &s->vars; }
 int session_var(const struct session *s, enum var_id id) { return var_num(&s->vars, id); }
 const char *session_last_tell(const struct session *s) { return s->last_tell; }
+const char *session_last_teller(const struct session *s) { return s->last_teller; }
 int session_channel_count(const struct session *s) { return s->channel_count; }
 
 int64_t session_active_ms(const struct session *s) { return s->active_ms; }
@@ -672,6 +681,13 @@ void session_set_last_tell(struct session *s, const struct session *to)
 	snprintf(s->last_tell, sizeof s->last_tell, "%s", to->name);
 	s->last_tell_user = to->user_id;
 	s->last_tell_conn = to->user_id ? 0 : conn_id(to->conn);
+}
+
+void session_set_last_teller(struct session *s, const struct session *from)
+{
+	snprintf(s->last_teller, sizeof s->last_teller, "%s", from->name);
+	s->last_teller_user = from->user_id;
+	s->last_teller_conn = from->user_id ? 0 : conn_id(from->conn);
 }
 
 /*
@@ -1204,6 +1220,25 @@ static void login_busy(struct session *s, bool parked)
 }
 
 /*
+ * Whether the password checked is still the account's: it was read at the
+ * name, and a "password" command may have changed it since (or the account
+ * gone, or come back under the name as another).  With refresh, the one
+ * stored now replaces it.
+ */
+static bool login_hash_current(struct session *s, bool refresh)
+{
+	struct db_user user;
+	bool same = db_user_find(server_db(s->srv), s->name, &user) > 0 &&
+	    user.id == s->user_id;
+
+	if (same && refresh)
+		snprintf(s->login->stored_hash, sizeof s->login->stored_hash, "%s", user.password);
+	same = same && !strcmp(user.password, s->login->stored_hash);
+	OPENSSL_cleanse(&user, sizeof user);
+	return same;
+}
+
+/*
  * Hands the password to the hasher once the name and address may have
  * another check (one at a time per name, none while a delay is owed);
  * until then the password waits here.  Input waits until the answer comes.
@@ -1230,6 +1265,7 @@ static void login_verify(struct session *s, const char *password)
 		return;
 	}
 	s->login->checking = true;
+	login_hash_current(s, true);
 	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
 		login_check_end(s, false);
 		login_busy(s, parked);
@@ -1284,6 +1320,9 @@ static void login_password(struct session *s, char *line)
 static void verify_done(struct session *s, int result, const char *hash)
 {
 	(void)hash;
+	/* Changed while it was hashed: the old password no longer opens the account. */
+	if (result == 1 && !login_hash_current(s, false))
+		result = 0;
 	OPENSSL_cleanse(s->login->stored_hash, sizeof s->login->stored_hash);
 	login_check_end(s, result == 1);
 	if (result == 1) {

@@ -147,6 +147,11 @@ int session_channel_count(const struct session *s);
 const char *session_last_tell(const struct session *s);
 struct session *session_last_tell_online(struct session *s);
 void session_set_last_tell(struct session *s, const struct session *to);
+/* The last user who told this session, for "reply": the same, kept by account
+ * or guest session, never by the name alone. */
+const char *session_last_teller(const struct session *s);
+struct session *session_last_teller_online(struct session *s);
+void session_set_last_teller(struct session *s, const struct session *from);
 
 /* Aliases: the value for name, or NULL; set NULL to remove (committed for
  * registered users).  -1 when full, -2 when the database refuses it. */

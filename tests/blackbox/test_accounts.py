@@ -186,7 +186,7 @@ class Passwords(ChessdTestCase):
         srv.useradd("alice", "secret1")
         a = self.user(srv, "alice", "secret1")
         a.send_line("passwd wrongold newpass2")
-        a.expect(b"Incorrect password; password not changed!\n\r")
+        a.expect(b"Incorrect password, password not changed!\n\r")
         a.expect_prompt()
         self.assertEqual(a.command("passwd secret1 ab"),
                          b"password must be at least 4 characters\n\rfics% ")
@@ -204,7 +204,7 @@ class Passwords(ChessdTestCase):
         # Guests have no password.
         g = self.guest(srv)
         self.assertEqual(g.command("passwd a b"),
-                         b"Only registered players can use the passwd command.\n\rfics% ")
+                         b"Setting a password is only for registered players.\n\rfics% ")
 
     def test_no_plaintext_in_database(self):
         srv = self.start_server()
