@@ -34,6 +34,8 @@ class SettledBoardsMigration(TourneyTestCase):
         for board, result in results.items():
             con.execute("UPDATE tourney_pairings SET result = ? WHERE tourney_id = ? AND "
                         "round = 1 AND board = ?", (result, tid, board))
+        # What the migrations after it added goes, so that they run again.
+        con.execute("DROP INDEX ratings_by_rank")
         con.execute("PRAGMA user_version = %d" % VERSION_BEFORE)
         con.commit()
         con.close()
