@@ -46,6 +46,8 @@
 /* A first walk that pauses with a frontier under this share (percent) of
  * the positions it added goes on alone with the whole budget (reach_closed). */
 #define REACH_CLOSED_PCT 38
+/* The share (percent) of the budget of a narrow beam after such a walk. */
+#define CLOSED_BEAM_PCT 1
 #define HELPMATE_SHARE_PCT 10
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
@@ -64,6 +66,14 @@
 #define BEAM_WIDTH_MIN 32
 #define BEAM_WIDTH_MAX 128
 #define BEAM_MAX_PLIES 160
+/* The pawn breaks' share (percent) of the budget and each dive's in it, the
+ * plies searched for a pawn capture, and the search's table of positions. */
+#define BREAK_SHARE_PCT 8
+#define BREAK_LEAF_PCT 2
+#define BREAK_PLIES 6
+#define BREAK_TT_SIZE 4096
+/* The pawn breaks' move order (break_score), best first. */
+enum { BREAK_TEMPO = 1, BREAK_OFFER, BREAK_THREAT, BREAK_CAPTURE };
 _Static_assert(BEAM_MAX_PLIES <= HELPMATE_MAX_PLIES, "a beam's line must fit a helpmate");
 _Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indices");
 /* Children scored by the dive's and the beam's guide that count as one
@@ -946,6 +956,134 @@ static bool beam_widen(const struct board *b, enum color winner, long budget,
 	return false;
 }
 
+/*
+ * Stage 2's pawn breaks.  Behind rammed pawns the guides see no way
+ * through: there a mate may need a piece given to a pawn, whose capture
+ * takes it to another file where it runs (a bishop put where a pawn's push
+ * attacks it, taken, and perhaps taken back), a sacrifice whose worth shows
+ * only a dozen plies on.  A short search over the moves that lead to such
+ * a capture (pawn pushes, pieces put where an enemy pawn attacks or will
+ * after one push, pawn captures) dives, within a small budget, from the
+ * position each pawn capture leaves.
+ */
+struct pawn_break {
+	enum color winner;
+	long nodes, budget, leaf_budget;
+	struct tt_entry tt[BREAK_TT_SIZE];
+	move path[BREAK_PLIES];
+	struct helpmate found;
+};
+
+/* How likely m is to lead to a pawn capture, 0 for a move that does not. */
+static int break_score(const struct board *b, move m)
+{
+	int from = move_from(m), to = move_to(m);
+	enum color us = b->side, them = color_other(us);
+	enum piece_type t = piece_type_of(b->squares[from]);
+	bitboard their_pawns = b->by_color[them] & b->by_type[PAWN];
+	bitboard prey = b->by_color[them] & ~b->by_type[PAWN] & ~b->by_type[KING];
+
+	if (t == PAWN) {
+		if (square_file(from) != square_file(to))
+			return BREAK_CAPTURE;
+		return (attacks_pawn(to, us) & prey) ? BREAK_THREAT : BREAK_TEMPO;
+	}
+	if (t == KING)
+		return 0;
+	if (bb_pawn_attacks(their_pawns, them) & bb_square(to))
+		return BREAK_THREAT;
+	bitboard pushed = bb_push(their_pawns, them) & ~board_occupied(b);
+	return (bb_pawn_attacks(pushed, them) & bb_square(to)) ? BREAK_OFFER : 0;
+}
+
+/* A dive from b, just after a pawn capture at ply; the whole line on success. */
+static bool break_leaf(struct pawn_break *s, const struct board *b, int ply)
+{
+	long room = s->budget - s->nodes, used = 0;
+
+	if (room > s->leaf_budget)
+		room = s->leaf_budget;
+	if (room < 1)
+		return false;
+	bool found = dive_deepen(b, s->winner, room, &s->found, &used);
+	s->nodes += used;
+	if (!found)
+		return false;
+	memmove(s->found.moves + ply, s->found.moves, (size_t)s->found.nplies * sizeof *s->path);
+	memcpy(s->found.moves, s->path, (size_t)ply * sizeof *s->path);
+	s->found.nplies += ply;
+	return true;
+}
+_Static_assert(BREAK_PLIES + DIVE_MAX_PLIES <= HELPMATE_MAX_PLIES, "a break's line must fit");
+
+static bool break_find(struct pawn_break *s, const struct board *b, int depth, int ply)
+{
+	move list[MAX_MOVES];
+	int score[MAX_MOVES], k = 0;
+
+	if (++s->nodes > s->budget)
+		return false;
+	struct tt_entry *e = &s->tt[b->key % BREAK_TT_SIZE];
+	if (e->key == b->key && e->depth >= depth)
+		return false;
+	*e = (struct tt_entry){ b->key, depth };
+	int n = movegen_legal(b, list);
+	for (int i = 0; i < n; i++) {
+		int sc = break_score(b, list[i]), j = k++;
+		move m = list[i];
+		if (!sc) {
+			k--;
+			continue;
+		}
+		while (j > 0 && score[j - 1] < sc) {
+			score[j] = score[j - 1];
+			list[j] = list[j - 1];
+			j--;
+		}
+		score[j] = sc;
+		list[j] = m;
+	}
+	for (int i = 0; i < k && s->nodes <= s->budget; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		if (hopeless_after(b, list[i], &child, s->winner))
+			continue;
+		s->path[ply] = list[i];
+		if (score[i] == BREAK_CAPTURE && break_leaf(s, &child, ply + 1))
+			return true;
+		if (depth > 1 && break_find(s, &child, depth - 1, ply + 1))
+			return true;
+	}
+	return false;
+}
+
+/* Whether some pawn stands right in front of an enemy pawn. */
+static bool pawns_rammed(const struct board *b)
+{
+	bitboard white = b->by_color[WHITE] & b->by_type[PAWN];
+	return (bb_push(white, WHITE) & b->by_color[BLACK] & b->by_type[PAWN]) != 0;
+}
+
+static bool break_search(const struct board *b, enum color winner, long budget,
+    long leaf_budget, struct helpmate *line, long *used)
+{
+	*used = 0;
+	if (!pawns_rammed(b))
+		return false;
+	struct pawn_break *s = calloc(1, sizeof *s);
+	if (!s)
+		return false;
+	s->winner = winner;
+	s->budget = budget;
+	s->leaf_budget = leaf_budget;
+	bool found = break_find(s, b, BREAK_PLIES, 0);
+	if (found && line)
+		*line = s->found;
+	*used = s->nodes < budget ? s->nodes : budget;
+	free(s);
+	return found;
+}
+
 static void heap_push(struct reach *r, struct heap_item it)
 {
 	size_t i = r->heap_len++;
@@ -1240,10 +1378,23 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		goto done;
 	if (reach_closed(&r)) {
 		v = reach_run(&r, budget_nodes, line);
+		/* Walled in, a mate may need a piece given to a pawn first, which
+		 * the walk's best first order reaches only after the shuffles; a
+		 * narrow beam finds such lines.  It comes after the walk, whose
+		 * mates and proofs here can take all of its budget, and only
+		 * where the walk paused: beyond the budget by CLOSED_BEAM_PCT. */
+		if (v == UNWINNABLE_UNDETERMINED && !r.over &&
+		    beam_find(b, side, BEAM_WIDTH_MIN, budget_nodes * CLOSED_BEAM_PCT / 100 + 1,
+		    line, &used))
+			v = UNWINNABLE_WINNABLE;
 		goto done;
 	}
 	v = UNWINNABLE_WINNABLE;
 	if (beam_widen(b, side, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
+		goto done;
+	spent += used;
+	if (break_search(b, side, budget_nodes * BREAK_SHARE_PCT / 100 + 1,
+	    budget_nodes * BREAK_LEAF_PCT / 100 + 1, line, &used))
 		goto done;
 	spent += used;
 	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
