@@ -865,15 +865,12 @@ struct beam_pick {
 	int score;
 	uint16_t parent;
 	move played;
-	int seq;	/* the pick's place among the ply's, for ties */
 };
 
 static int beam_pick_cmp(const void *a, const void *b)
 {
 	const struct beam_pick *x = a, *y = b;
-	if (x->score != y->score)
-		return (x->score > y->score) - (x->score < y->score);
-	return (x->seq > y->seq) - (x->seq < y->seq);
+	return (x->score > y->score) - (x->score < y->score);
 }
 
 /* The k-th smallest of n scores (0-based), reordering them. */
@@ -905,10 +902,12 @@ static int beam_kth_score(int *v, int n, int k)
 }
 
 /*
- * The `width` best of n picks at picks[0..], by score, ties in the order
- * they were picked: what a stable sort of them all would put first, at the
- * cost of a selection, where the sort of every child of a wide beam's
- * positions was a sixth of its time.  Returns how many.
+ * The `width` best of n picks at picks[0..], sorted by score, ties at the
+ * cut to the first picked: a selection, then a sort of those only, where
+ * the sort of every child of a wide beam's positions was a sixth of its
+ * time.  (A pick kept small: a larger array of them for the narrow beam
+ * crossed the allocator's mmap threshold and cost a page fault per page
+ * on every call.)  Returns how many.
  */
 static int beam_select(struct beam_pick *picks, int n, int width, int *scratch)
 {
@@ -1036,7 +1035,7 @@ static bool beam_run(struct beam *bm, long budget, struct helpmate *line, long *
 				    key_set_add(&bm->seen, child->key) <= 0)
 					continue;
 				bm->picks[bm->npicks] = (struct beam_pick){ dive_distance(child, winner),
-				    (uint16_t)bm->at, list[k], bm->npicks };
+				    (uint16_t)bm->at, list[k] };
 				bm->npicks++;
 			}
 		}
