@@ -9,11 +9,14 @@
  *      two answers (a queen that must be taken), the same proofs after
  *      each of them, a few plies deep;
  *   2. cooperative mate searches (both sides helping the winner): a beam
- *      that keeps the few positions nearest a mate ply after ply, and a
- *      guided dive that follows the child nearest a mate, one more detour
- *      allowed each pass, for long helpmates; then iterative deepening for
- *      short ones.  They only ever answer "winnable", with the line found,
- *      so their ordering and pruning may be as greedy as they like;
+ *      that keeps the few positions nearest a mate ply after ply; behind
+ *      rammed pawns, a short search for a pawn capture (a piece given to a
+ *      pawn) that dives from what it leaves; a guided dive that follows
+ *      the child nearest a mate, one more detour allowed each pass, for
+ *      long helpmates; iterative deepening for short ones; then the beam
+ *      again, where it paused.  They only ever answer "winnable", with the
+ *      line found, so their ordering and pruning may be as greedy as they
+ *      like;
  *   3. a best-first walk over every position reachable from here, cutting
  *      only where stage 1 proves a position hopeless.  If the walk runs out
  *      of positions without meeting a mate, no series of legal moves mates:
@@ -36,17 +39,23 @@
 #include "unwinnable.h"
 
 /* Shares (percent) of the budget: a first walk of stage 3, then stage 2's
- * beam (below), dive and iterative deepening; stage 3 resumes with what
- * they left.  The first walk finds many long helpmates of lone minor pieces
- * (best first, it leaves a plateau of its guide for the best frontier
- * anywhere) and the dive most of the rest.  A first walk of half the budget
- * proves a few more compositions unwinnable, but costs the long helpmates
- * that the dive finds a third more time, the tail of a flag's decision. */
+ * beam, pawn breaks, dive, iterative deepening and beam again (below);
+ * stage 3 resumes with what they left.  The first walk finds many long
+ * helpmates of lone minor pieces (best first, it leaves a plateau of its
+ * guide for the best frontier anywhere) and the dive most of the rest.
+ * A first walk of half the budget proves a few more compositions
+ * unwinnable, but costs the long helpmates that the dive finds a third
+ * more time, the tail of a flag's decision. */
 #define REACH_FIRST_PCT 15
 /* A first walk that pauses with a frontier under this share (percent) of
  * the positions it added goes on alone with the whole budget (reach_closed). */
 #define REACH_CLOSED_PCT 38
-#define HELPMATE_SHARE_PCT 10
+/* The share (percent) of the budget of a narrow beam after such a walk. */
+#define CLOSED_BEAM_PCT 1
+/* Iterative deepening is kept for short mates the greedy searches might
+ * pass over; on the benches it found none that they did not, and the most
+ * of its old share is the beam's second one. */
+#define HELPMATE_SHARE_PCT 2
 /* Stage 3's replays and move generations allowed per budgeted node: bounds
  * the time of deep walks, whose positions cost a replay each. */
 #define REACH_WORK_PER_NODE 16
@@ -58,12 +67,22 @@
 #define DIVE_SHARE_PCT 45
 #define DIVE_MAX_PLIES 120
 #define DIVE_MAX_SLACK 6
-/* The beam's share (percent) of the budget, its widths (each pass four
- * times the last) and its line length, within HELPMATE_MAX_PLIES. */
+/* The beam's shares (percent) of the budget, first and after the dive, its
+ * widths (each pass four times the last) and its line length, within
+ * HELPMATE_MAX_PLIES. */
 #define BEAM_SHARE_PCT 12
+#define BEAM_RESUME_PCT 12
 #define BEAM_WIDTH_MIN 32
 #define BEAM_WIDTH_MAX 128
 #define BEAM_MAX_PLIES 160
+/* The pawn breaks' share (percent) of the budget and each dive's in it, the
+ * plies searched for a pawn capture, and the search's table of positions. */
+#define BREAK_SHARE_PCT 3
+#define BREAK_LEAF_PCT 2
+#define BREAK_PLIES 6
+#define BREAK_TT_SIZE 4096
+/* The pawn breaks' move order (break_score), best first. */
+enum { BREAK_TEMPO = 1, BREAK_OFFER, BREAK_THREAT, BREAK_CAPTURE };
 _Static_assert(BEAM_MAX_PLIES <= HELPMATE_MAX_PLIES, "a beam's line must fit a helpmate");
 _Static_assert(BEAM_WIDTH_MAX <= UINT16_MAX, "a beam's parents are 16-bit indices");
 /* Children scored by the dive's and the beam's guide that count as one
@@ -854,6 +873,59 @@ static int beam_pick_cmp(const void *a, const void *b)
 	return (x->score > y->score) - (x->score < y->score);
 }
 
+/* The k-th smallest of n scores (0-based), reordering them. */
+static int beam_kth_score(int *v, int n, int k)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		int pivot = v[lo + (hi - lo) / 2], i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				int t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
+/*
+ * The `width` best of n picks at picks[0..], sorted by score, ties at the
+ * cut to the first picked: a selection, then a sort of those only, where
+ * the sort of every child of a wide beam's positions was a sixth of its
+ * time.  (A pick kept small: a larger array of them for the narrow beam
+ * crossed the allocator's mmap threshold and cost a page fault per page
+ * on every call.)  Returns how many.
+ */
+static int beam_select(struct beam_pick *picks, int n, int width, int *scratch)
+{
+	if (n > width) {
+		for (int i = 0; i < n; i++)
+			scratch[i] = picks[i].score;
+		int cut = beam_kth_score(scratch, n, width - 1), below = 0, kept = 0;
+		for (int i = 0; i < n; i++)
+			below += picks[i].score < cut;
+		for (int i = 0, ties = width - below; i < n; i++)
+			if (picks[i].score < cut || (picks[i].score == cut && ties-- > 0))
+				picks[kept++] = picks[i];
+		n = kept;
+	}
+	qsort(picks, (size_t)n, sizeof *picks, beam_pick_cmp);
+	return n;
+}
+
 /* The line to entry `at` of the beam at `ply`, back through the beams'
  * steps, then the mate. */
 static void beam_line(const struct beam_step *steps, int width, int ply, int at, move mate,
@@ -868,82 +940,269 @@ static void beam_line(const struct beam_step *steps, int width, int ply, int at,
 	}
 }
 
-/* One beam of `width`, at most BEAM_MAX_PLIES deep; false at budget or a dead end. */
-static bool beam_find(const struct board *root, enum color winner, int width, long budget,
-    struct helpmate *line, long *used)
-{
-	struct board *now = malloc((size_t)width * sizeof *now);
-	struct board *next = malloc((size_t)width * sizeof *next);
-	struct beam_step *steps = malloc((size_t)BEAM_MAX_PLIES * (size_t)width * sizeof *steps);
-	struct beam_pick *picks = malloc((size_t)width * MAX_MOVES * sizeof *picks);
+/*
+ * A beam under way, kept between calls: one paused at its budget resumes
+ * where it stopped, so that a second share, after the dive, goes on with
+ * the wide beam that the first left half done instead of starting it again.
+ */
+struct beam {
+	const struct board *root;
+	enum color winner;
+	int width;		/* of the latest beam, 0 before the first */
+	bool running;		/* that beam paused at its budget */
+	struct board *now, *next;
+	struct beam_step *steps;
+	struct beam_pick *picks;
+	int *scratch;
 	struct key_set seen;
-	bool found = false;
-	int count = 1;
+	int ply, count;		/* the beam's depth, and its positions there */
+	int at, npicks;		/* the next of them to expand, the children picked so far */
+};
 
-	seen.slots = NULL;
-	if (!now || !next || !steps || !picks || !key_set_init(&seen))
-		goto done;
-	key_set_add(&seen, root->key);
-	now[0] = *root;
-	for (int ply = 0; ply < BEAM_MAX_PLIES && count > 0; ply++) {
-		int npicks = 0;
-		for (int i = 0; i < count && !found; i++) {
-			move list[MAX_MOVES];
-			if (++*used > budget)
-				goto done;
-			int n = movegen_legal(&now[i], list);
-			*used += scoring_cost(n);
-			for (int k = 0; k < n; k++) {
-				struct board child = now[i];
-				board_make(&child, list[k]);
-				if (now[i].side == winner && board_in_check(&child) &&
-				    movegen_count(&child) == 0) {
-					if (line)
-						beam_line(steps, width, ply, i, list[k], line);
-					found = true;
-					break;
-				}
-				if (hopeless_after(&now[i], list[k], &child, winner) ||
-				    key_set_add(&seen, child.key) <= 0)
-					continue;
-				picks[npicks++] = (struct beam_pick){
-					dive_distance(&child, winner), (uint16_t)i, list[k] };
-			}
-		}
-		if (found)
-			break;
-		qsort(picks, (size_t)npicks, sizeof *picks, beam_pick_cmp);
-		count = npicks < width ? npicks : width;
-		for (int j = 0; j < count; j++) {
-			next[j] = now[picks[j].parent];
-			board_make(&next[j], picks[j].played);
-			steps[(size_t)ply * (size_t)width + (size_t)j] =
-			    (struct beam_step){ picks[j].parent, picks[j].played };
-		}
-		struct board *swap = now;
-		now = next;
-		next = swap;
-	}
-done:
-	free(now);
-	free(next);
-	free(steps);
-	free(picks);
-	free(seen.slots);
-	return found;
+static void beam_free(struct beam *bm)
+{
+	free(bm->now);
+	free(bm->next);
+	free(bm->steps);
+	free(bm->picks);
+	free(bm->scratch);
+	free(bm->seen.slots);
+	bm->now = bm->next = NULL;
+	bm->steps = NULL;
+	bm->picks = NULL;
+	bm->scratch = NULL;
+	bm->seen.slots = NULL;
+	bm->running = false;
 }
 
-/* Beams ever wider, until a mate or the budget. */
-static bool beam_widen(const struct board *b, enum color winner, long budget,
-    struct helpmate *line, long *used)
+/* A new beam of `width` from the root; false when memory runs out. */
+static bool beam_start(struct beam *bm, int width)
+{
+	beam_free(bm);
+	bm->width = width;
+	bm->now = malloc((size_t)width * sizeof *bm->now);
+	bm->next = malloc((size_t)width * sizeof *bm->next);
+	bm->steps = malloc((size_t)BEAM_MAX_PLIES * (size_t)width * sizeof *bm->steps);
+	bm->picks = malloc((size_t)width * MAX_MOVES * sizeof *bm->picks);
+	bm->scratch = malloc((size_t)width * MAX_MOVES * sizeof *bm->scratch);
+	if (!bm->now || !bm->next || !bm->steps || !bm->picks || !bm->scratch ||
+	    !key_set_init(&bm->seen)) {
+		beam_free(bm);
+		return false;
+	}
+	key_set_add(&bm->seen, bm->root->key);
+	bm->now[0] = *bm->root;
+	bm->ply = bm->at = bm->npicks = 0;
+	bm->count = 1;
+	bm->running = true;
+	return true;
+}
+
+/* The beam under way, at most BEAM_MAX_PLIES deep, until a mate, a dead end
+ * (running turns false) or *used reaching budget (it stays true). */
+static bool beam_run(struct beam *bm, long budget, struct helpmate *line, long *used)
+{
+	int width = bm->width;
+	enum color winner = bm->winner;
+
+	while (bm->ply < BEAM_MAX_PLIES && bm->count > 0) {
+		for (; bm->at < bm->count; bm->at++) {
+			move list[MAX_MOVES];
+			struct board kids[MAX_MOVES];
+			const struct board *at = &bm->now[bm->at];
+			if (*used >= budget)
+				return false;
+			++*used;
+			int n = movegen_legal(at, list);
+			*used += scoring_cost(n);
+			/* The children's slots in the set of seen keys are fetched
+			 * all at once, as in the walk (reach_run). */
+			for (int k = 0; k < n; k++) {
+				kids[k] = *at;
+				board_make(&kids[k], list[k]);
+				__builtin_prefetch(&bm->seen.slots[kids[k].key & bm->seen.mask]);
+			}
+			for (int k = 0; k < n; k++) {
+				const struct board *child = &kids[k];
+				if (at->side == winner && board_in_check(child) &&
+				    movegen_count(child) == 0) {
+					if (line)
+						beam_line(bm->steps, width, bm->ply, bm->at, list[k], line);
+					bm->running = false;
+					return true;
+				}
+				if (hopeless_after(at, list[k], child, winner) ||
+				    key_set_add(&bm->seen, child->key) <= 0)
+					continue;
+				bm->picks[bm->npicks] = (struct beam_pick){ dive_distance(child, winner),
+				    (uint16_t)bm->at, list[k] };
+				bm->npicks++;
+			}
+		}
+		bm->count = beam_select(bm->picks, bm->npicks, width, bm->scratch);
+		for (int j = 0; j < bm->count; j++) {
+			const struct beam_pick *pk = &bm->picks[j];
+			bm->next[j] = bm->now[pk->parent];
+			board_make(&bm->next[j], pk->played);
+			bm->steps[(size_t)bm->ply * (size_t)width + (size_t)j] =
+			    (struct beam_step){ pk->parent, pk->played };
+		}
+		struct board *swap = bm->now;
+		bm->now = bm->next;
+		bm->next = swap;
+		bm->ply++;
+		bm->at = bm->npicks = 0;
+	}
+	bm->running = false;
+	return false;
+}
+
+/* Beams ever wider, the paused one first, until a mate or the budget. */
+static bool beam_widen(struct beam *bm, long budget, struct helpmate *line, long *used)
 {
 	*used = 0;
-	for (int width = BEAM_WIDTH_MIN; width <= BEAM_WIDTH_MAX && *used < budget; width *= 4)
-		if (beam_find(b, winner, width, budget, line, used))
+	for (;;) {
+		if (!bm->running) {
+			int width = bm->width ? bm->width * 4 : BEAM_WIDTH_MIN;
+			if (width > BEAM_WIDTH_MAX || !beam_start(bm, width))
+				return false;
+		}
+		if (beam_run(bm, budget, line, used))
 			return true;
-	if (*used > budget)
-		*used = budget;
+		if (bm->running) {
+			if (*used > budget)
+				*used = budget;
+			return false;
+		}
+	}
+}
+
+/*
+ * Stage 2's pawn breaks.  Behind rammed pawns the guides see no way
+ * through: there a mate may need a piece given to a pawn, whose capture
+ * takes it to another file where it runs (a bishop put where a pawn's push
+ * attacks it, taken, and perhaps taken back), a sacrifice whose worth shows
+ * only a dozen plies on.  A short search over the moves that lead to such
+ * a capture (pawn pushes, pieces put where an enemy pawn attacks or will
+ * after one push, pawn captures) dives, within a small budget, from the
+ * position each pawn capture leaves.
+ */
+struct pawn_break {
+	enum color winner;
+	long nodes, budget, leaf_budget;
+	struct tt_entry tt[BREAK_TT_SIZE];
+	move path[BREAK_PLIES];
+	struct helpmate found;
+};
+
+/* How likely m is to lead to a pawn capture, 0 for a move that does not. */
+static int break_score(const struct board *b, move m)
+{
+	int from = move_from(m), to = move_to(m);
+	enum color us = b->side, them = color_other(us);
+	enum piece_type t = piece_type_of(b->squares[from]);
+	bitboard their_pawns = b->by_color[them] & b->by_type[PAWN];
+	bitboard prey = b->by_color[them] & ~b->by_type[PAWN] & ~b->by_type[KING];
+
+	if (t == PAWN) {
+		if (square_file(from) != square_file(to))
+			return BREAK_CAPTURE;
+		return (attacks_pawn(to, us) & prey) ? BREAK_THREAT : BREAK_TEMPO;
+	}
+	if (t == KING)
+		return 0;
+	if (bb_pawn_attacks(their_pawns, them) & bb_square(to))
+		return BREAK_THREAT;
+	bitboard pushed = bb_push(their_pawns, them) & ~board_occupied(b);
+	return (bb_pawn_attacks(pushed, them) & bb_square(to)) ? BREAK_OFFER : 0;
+}
+
+/* A dive from b, just after a pawn capture at ply; the whole line on success. */
+static bool break_leaf(struct pawn_break *s, const struct board *b, int ply)
+{
+	long room = s->budget - s->nodes, used = 0;
+
+	if (room > s->leaf_budget)
+		room = s->leaf_budget;
+	if (room < 1)
+		return false;
+	bool found = dive_deepen(b, s->winner, room, &s->found, &used);
+	s->nodes += used;
+	if (!found)
+		return false;
+	memmove(s->found.moves + ply, s->found.moves, (size_t)s->found.nplies * sizeof *s->path);
+	memcpy(s->found.moves, s->path, (size_t)ply * sizeof *s->path);
+	s->found.nplies += ply;
+	return true;
+}
+_Static_assert(BREAK_PLIES + DIVE_MAX_PLIES <= HELPMATE_MAX_PLIES, "a break's line must fit");
+
+static bool break_find(struct pawn_break *s, const struct board *b, int depth, int ply)
+{
+	move list[MAX_MOVES];
+	int score[MAX_MOVES], k = 0;
+
+	if (++s->nodes > s->budget)
+		return false;
+	struct tt_entry *e = &s->tt[b->key % BREAK_TT_SIZE];
+	if (e->key == b->key && e->depth >= depth)
+		return false;
+	*e = (struct tt_entry){ b->key, depth };
+	int n = movegen_legal(b, list);
+	for (int i = 0; i < n; i++) {
+		int sc = break_score(b, list[i]), j = k++;
+		move m = list[i];
+		if (!sc) {
+			k--;
+			continue;
+		}
+		while (j > 0 && score[j - 1] < sc) {
+			score[j] = score[j - 1];
+			list[j] = list[j - 1];
+			j--;
+		}
+		score[j] = sc;
+		list[j] = m;
+	}
+	for (int i = 0; i < k && s->nodes <= s->budget; i++) {
+		struct board child = *b;
+		board_make(&child, list[i]);
+		if (hopeless_after(b, list[i], &child, s->winner))
+			continue;
+		s->path[ply] = list[i];
+		if (score[i] == BREAK_CAPTURE && break_leaf(s, &child, ply + 1))
+			return true;
+		if (depth > 1 && break_find(s, &child, depth - 1, ply + 1))
+			return true;
+	}
 	return false;
+}
+
+/* Whether some pawn stands right in front of an enemy pawn. */
+static bool pawns_rammed(const struct board *b)
+{
+	bitboard white = b->by_color[WHITE] & b->by_type[PAWN];
+	return (bb_push(white, WHITE) & b->by_color[BLACK] & b->by_type[PAWN]) != 0;
+}
+
+static bool break_search(const struct board *b, enum color winner, long budget,
+    long leaf_budget, struct helpmate *line, long *used)
+{
+	*used = 0;
+	if (!pawns_rammed(b))
+		return false;
+	struct pawn_break *s = calloc(1, sizeof *s);
+	if (!s)
+		return false;
+	s->winner = winner;
+	s->budget = budget;
+	s->leaf_budget = leaf_budget;
+	bool found = break_find(s, b, BREAK_PLIES, 0);
+	if (found && line)
+		*line = s->found;
+	*used = s->nodes < budget ? s->nodes : budget;
+	free(s);
+	return found;
 }
 
 static void heap_push(struct reach *r, struct heap_item it)
@@ -1231,6 +1490,7 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	/* A small reachable set is walked out at once, before any mate search;
 	 * the walk then resumes with what the searches left of the budget. */
 	struct reach r;
+	struct beam bm = { .root = b, .winner = side };
 	enum unwinnable_verdict v = UNWINNABLE_UNDETERMINED;
 	long spent = 0;
 	if (!reach_open(&r, b, side, budget_nodes))
@@ -1240,10 +1500,22 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 		goto done;
 	if (reach_closed(&r)) {
 		v = reach_run(&r, budget_nodes, line);
+		/* Walled in, a mate may need a piece given to a pawn first, which
+		 * the walk's best first order reaches only after the shuffles; a
+		 * narrow beam finds such lines.  It comes after the walk, whose
+		 * mates and proofs here can take all of its budget, and only
+		 * where the walk paused: beyond the budget by CLOSED_BEAM_PCT. */
+		if (v == UNWINNABLE_UNDETERMINED && !r.over &&
+		    beam_widen(&bm, budget_nodes * CLOSED_BEAM_PCT / 100 + 1, line, &used))
+			v = UNWINNABLE_WINNABLE;
 		goto done;
 	}
 	v = UNWINNABLE_WINNABLE;
-	if (beam_widen(b, side, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
+	if (beam_widen(&bm, budget_nodes * BEAM_SHARE_PCT / 100 + 1, line, &used))
+		goto done;
+	spent += used;
+	if (break_search(b, side, budget_nodes * BREAK_SHARE_PCT / 100 + 1,
+	    budget_nodes * BREAK_LEAF_PCT / 100 + 1, line, &used))
 		goto done;
 	spent += used;
 	if (dive_deepen(b, side, budget_nodes * DIVE_SHARE_PCT / 100 + 1, line, &used))
@@ -1252,9 +1524,15 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (helpmate_deepen(b, side, budget_nodes * HELPMATE_SHARE_PCT / 100 + 1, line, &used))
 		goto done;
 	spent += used;
+	/* The beam where the first share left it: a crowd's long mate that only
+	 * a wide beam finds, whose guide the dive follows astray. */
+	if (beam_widen(&bm, budget_nodes * BEAM_RESUME_PCT / 100 + 1, line, &used))
+		goto done;
+	spent += used;
 	v = reach_run(&r, budget_nodes - spent, line);
 done:
 	reach_close(&r);
+	beam_free(&bm);
 	/* Last, and only where all else failed: the walk with the larger cap,
 	 * whose cost would otherwise land on every position. */
 	if (v == UNWINNABLE_UNDETERMINED &&

@@ -368,6 +368,41 @@ static void test_beam_long_mate(void **state)
 }
 
 /*
+ * Mates through a wall of rammed pawns that first need a bishop given to a
+ * pawn: taken (and, for white, taken back), a pawn changes file and runs
+ * to promote.  CHA's lines are 12 plies for black (1.Bd3 c4 2.Kd2 cxd3)
+ * and 87 for white (1.a3 c4 2.Bd3 cxd3 3.cxd3); the walk, which alone was
+ * given a closed set such as black's, and the guides, which see nothing
+ * worth a bishop in it, left both undetermined within the flag budget.
+ */
+static void test_sacrifice_mates(void **state)
+{
+	static const struct mate_case cases[] = {
+		{ "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1", BLACK },
+		{ "1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1", WHITE },
+	};
+
+	(void)state;
+	expect_mates(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
+ * Nine bishops of one colour against nine of the same and a pawn, which
+ * must promote to a bishop of the other colour to block its own king in
+ * (CHA's line is 35 plies): only the wide beam finds it, at 22,834 nodes,
+ * past its first share; the dive's guide leads it astray.
+ */
+static void test_crowd_wide_beam(void **state)
+{
+	static const struct mate_case cases[] = {
+		{ "3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - - 0 1", WHITE },
+	};
+
+	(void)state;
+	expect_mates(cases, sizeof cases / sizeof cases[0]);
+}
+
+/*
  * Bishops of one colour never attack the other colour, so their mate needs
  * the loser's king in a corner of theirs, its neighbours of the other
  * colour held by its own pieces or covered by the winner's king.  The
@@ -560,6 +595,8 @@ int main(void)
 		cmocka_unit_test(test_king_steps_into_wall),
 		cmocka_unit_test(test_forced_line),
 		cmocka_unit_test(test_flag_result),
+		cmocka_unit_test(test_sacrifice_mates),
+		cmocka_unit_test(test_crowd_wide_beam),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
