@@ -48,9 +48,9 @@
  * more time, the tail of a flag's decision. */
 #define REACH_FIRST_PCT 15
 /* A first walk that pauses with a frontier under this share (percent) of
- * the positions it added goes on alone with the whole budget (reach_closed). */
+ * the positions it added goes on alone (reach_closed), after a narrow beam
+ * with this share, with the rest of the budget. */
 #define REACH_CLOSED_PCT 38
-/* The share (percent) of the budget of a narrow beam after such a walk. */
 #define CLOSED_BEAM_PCT 1
 /* Iterative deepening is kept for short mates the greedy searches might
  * pass over; on the benches it found none that they did not, and the most
@@ -1499,15 +1499,15 @@ enum unwinnable_verdict unwinnable_decide(const struct board *b, enum color side
 	if (v != UNWINNABLE_UNDETERMINED || r.over)
 		goto done;
 	if (reach_closed(&r)) {
-		v = reach_run(&r, budget_nodes, line);
 		/* Walled in, a mate may need a piece given to a pawn first, which
 		 * the walk's best first order reaches only after the shuffles; a
-		 * narrow beam finds such lines.  It comes after the walk, whose
-		 * mates and proofs here can take all of its budget, and only
-		 * where the walk paused: beyond the budget by CLOSED_BEAM_PCT. */
-		if (v == UNWINNABLE_UNDETERMINED && !r.over &&
-		    beam_widen(&bm, budget_nodes * CLOSED_BEAM_PCT / 100 + 1, line, &used))
+		 * narrow beam finds such lines with CLOSED_BEAM_PCT of the budget,
+		 * and the walk goes on with the rest. */
+		if (beam_widen(&bm, budget_nodes * CLOSED_BEAM_PCT / 100 + 1, line, &used)) {
 			v = UNWINNABLE_WINNABLE;
+			goto done;
+		}
+		v = reach_run(&r, budget_nodes - used, line);
 		goto done;
 	}
 	v = UNWINNABLE_WINNABLE;
