@@ -32,6 +32,7 @@ extern const struct cmd_entry cmd_addcomment_entry, cmd_adminlog_entry, cmd_anno
 extern const struct cmd_entry cmd_tourney_entry;
 extern const struct cmd_entry cmd_cshout_entry, cmd_it_entry;
 extern const struct cmd_entry cmd_best_entry, cmd_hbest_entry, cmd_rank_entry, cmd_hrank_entry;
+extern const struct cmd_entry cmd_next_entry;
 extern const struct cmd_entry cmd_handles_entry, cmd_limits_entry, cmd_password_entry,
     cmd_reply_entry;
 extern const struct cmd_entry cmd_addlist_entry, cmd_sublist_entry, cmd_znotify_entry;
@@ -78,6 +79,7 @@ static const struct cmd_entry *const table[] = {
 	&cmd_unpause_entry,
 	&cmd_best_entry, &cmd_hbest_entry, &cmd_rank_entry, &cmd_hrank_entry,
 	&cmd_handles_entry, &cmd_limits_entry, &cmd_password_entry, &cmd_reply_entry,
+	&cmd_next_entry,
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -90,8 +92,9 @@ static const struct {
 	{ "ivars", "ivariables" }, { "o", "observe" }, { "m", "match" }, { "a", "accept" },
 	{ "g", "games" }, { "h", "history" }, { "k", "kibitz" }, { "r", "refresh" },
 	{ "i", "it" },
-	/* lasker's alias_list; its "more" and "n" name "next", which is not here. */
+	/* lasker's alias_list. */
 	{ "exit", "quit" }, { "logout", "quit" }, { "bye", "quit" }, { "znotl", "znotify" },
+	{ "more", "next" }, { "n", "next" },
 };
 
 /* Matches exactly, then by unique prefix. *ambiguous is set when several match. */

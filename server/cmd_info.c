@@ -573,6 +573,23 @@ const struct cmd_entry cmd_limits_entry = {
 	.summary = "The server's limits",
 };
 
+/* lasker's next (also more): the rest of a paged text.  Nothing here is
+ * paged, so there is never more. */
+static void cmd_next(struct session *s, const struct cmd_args *a)
+{
+	(void)a;
+	session_printf(s, "There is no more.\n");
+}
+
+const struct cmd_entry cmd_next_entry = {
+	.name = "next",
+	.args = "",
+	.code = BLKCMD_NEXT,
+	.exec = cmd_next,
+	.usage = "next",
+	.summary = "The rest of a paged text (none is paged here)",
+};
+
 /* ping [NAME] (and lag): the round trip to a client as the server sees it. */
 static void cmd_ping(struct session *s, const struct cmd_args *a)
 {

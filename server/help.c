@@ -231,6 +231,9 @@ static const struct help_topic topics[] = {
 	  "case), in columns as wide as your width variable; with a whole name it\n"
 	  "tells whether that name has an account.  At most 1000 names are shown\n"
 	  "(the server's handles_shown); past that, give a longer beginning.\n" },
+	{ "next",
+	  "\"next\" (also \"more\" and \"n\") shows the rest of a text too long for\n"
+	  "one screen.  This server sends every text whole, so there is never more.\n" },
 	{ "limits",
 	  "\"limits\" shows the limits in effect on this server: channels, the\n"
 	  "notify and censor lists, messages, aliases, games observed, seeks,\n"

@@ -1220,12 +1220,12 @@ static void login_busy(struct session *s, bool parked)
 }
 
 /*
- * Whether the password checked is still the account's: it was read at the
- * name, and a "password" command may have changed it since (or the account
- * gone, or come back under the name as another).  With refresh, the one
- * stored now replaces it.
+ * Whether the account's password changed since it was read: at the name,
+ * and a "password" command may have changed it since.  With refresh, the
+ * one stored now replaces it.  An account gone (or come back under the name
+ * as another) is not this: login_complete() refuses it in its own words.
  */
-static bool login_hash_current(struct session *s, bool refresh)
+static bool login_hash_changed(struct session *s, bool refresh)
 {
 	struct db_user user;
 	bool same = db_user_find(server_db(s->srv), s->name, &user) > 0 &&
@@ -1233,9 +1233,9 @@ static bool login_hash_current(struct session *s, bool refresh)
 
 	if (same && refresh)
 		snprintf(s->login->stored_hash, sizeof s->login->stored_hash, "%s", user.password);
-	same = same && !strcmp(user.password, s->login->stored_hash);
+	bool changed = same && strcmp(user.password, s->login->stored_hash);
 	OPENSSL_cleanse(&user, sizeof user);
-	return same;
+	return changed;
 }
 
 /*
@@ -1265,7 +1265,7 @@ static void login_verify(struct session *s, const char *password)
 		return;
 	}
 	s->login->checking = true;
-	login_hash_current(s, true);
+	login_hash_changed(s, true);
 	if (session_password_job(s, password, s->login->stored_hash, NULL, verify_done) < 0) {
 		login_check_end(s, false);
 		login_busy(s, parked);
@@ -1321,7 +1321,7 @@ static void verify_done(struct session *s, int result, const char *hash)
 {
 	(void)hash;
 	/* Changed while it was hashed: the old password no longer opens the account. */
-	if (result == 1 && !login_hash_current(s, false))
+	if (result == 1 && login_hash_changed(s, false))
 		result = 0;
 	OPENSSL_cleanse(s->login->stored_hash, sizeof s->login->stored_hash);
 	login_check_end(s, result == 1);

@@ -142,10 +142,12 @@ class LaskerAliases(ChessdTestCase):
         self.assertEqual(g.command("znotl"), g.command("znotify"))
         self.assertNotIn(b"Command not found", g.command("znotl"))
 
-    def test_more_is_not_an_alias_while_there_is_no_next(self):
+    def test_more_and_n_are_next(self):
+        """lasker's pmore_text with nothing paged; "more" is not moretime's prefix."""
         srv = self.start_server()
         g = self.guest(srv)
-        self.assertEqual(g.command("more"), b"more: Command not found.\n\rfics% ")
+        for word in ("next", "more", "n"):
+            self.assertEqual(g.command(word), b"There is no more.\n\rfics% ")
 
 
 if __name__ == "__main__":
