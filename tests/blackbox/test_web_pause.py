@@ -11,7 +11,7 @@ from games_harness import main
 from web_harness import WebTestCase, get_json
 
 STOPPED_S = 2.2
-DELAY_S = 2
+DELAY_S = 3
 
 
 class WebPauseTest(WebTestCase):
