@@ -49,13 +49,16 @@ int web_api_delay_s(struct server *srv, int64_t tourney_id)
 /*
  * A live game as the web may show it: the plies its stream has published
  * (what was committed and is past the delay), as a game still going, with
- * the stored row changed to say so.  Returns the plies to show, -1: all.
+ * the stored row changed to say so, and whether its clocks are paused (if
+ * paused is given).  Returns the plies to show, -1: all.
  */
-static int web_view(struct web_stream *st, struct db_game *row)
+static int web_view(struct web_stream *st, struct db_game *row, bool *paused)
 {
 	int plies = -1;
 	json_t *d = web_stream_game_json(st, row->id);
 
+	if (paused)
+		*paused = d && json_is_true(json_object_get(d, "paused"));
 	if (d) {
 		plies = (int)json_integer_value(json_object_get(d, "turns"));
 		json_decref(d);
@@ -216,9 +219,13 @@ void web_api_export(struct server *srv, struct web_stream *st, struct evhttp_req
 		web_reply_error(req, 404, "no such game");
 		return;
 	}
-	int plies = web_view(st, &row);
+	bool paused;
+	int plies = web_view(st, &row, &paused);
 	if (web_accepts(req, "application/json")) {
-		web_reply_json(req, 200, stored_json(server_db(srv), &row, plies));
+		json_t *g = stored_json(server_db(srv), &row, plies);
+		if (g && paused)
+			json_object_set_new(g, "paused", json_true());
+		web_reply_json(req, 200, g);
 		return;
 	}
 	struct evbuffer *out = evbuffer_new();
@@ -613,7 +620,7 @@ static void round_game(void *arg, const struct db_tourney_pairing *p)
 	if (p->round != rg->round || !p->game_id ||
 	    db_game_load(server_db(rg->srv), p->game_id, &row) <= 0)
 		return;
-	int plies = web_view(rg->st, &row);
+	int plies = web_view(rg->st, &row, NULL);
 	snprintf(round, sizeof round, "%d.%d", p->round, p->board);
 	add_pgn(rg->srv, rg->out, &row, tournament_name(rg->t), round, plies);
 }

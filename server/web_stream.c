@@ -69,6 +69,8 @@ struct web_event {
 	int id;			/* the plies the game has after it */
 	bool final;		/* the game's end */
 	bool takeback;		/* a takeback: the plies above id are new ones after it */
+	bool clock;		/* the clocks stopped or went on (pause, unpause) at ply id */
+	bool paused;		/* a clock event's: stopped */
 	bool encoded;		/* the frames are made; a move's wait until it is sent */
 	uint64_t seq;		/* the commit it waits for; 0 until its pass ends */
 	int64_t due_ms;		/* not shown before (public_delay_s) */
@@ -115,6 +117,8 @@ struct channel {
 	int shown;			/* plies the web may show */
 	int base;			/* plies it had when made: the events begin after them */
 	bool ended;			/* the final event is queued */
+	/* The clocks stopped by "pause": as the game stands, and as last published. */
+	bool paused_known, paused_shown;
 	const char *status, *winner;	/* lichess's words, once ended */
 	struct viewer *viewers;
 	int viewer_count;
@@ -374,6 +378,13 @@ static json_t *move_json(const struct channel *ch, int ply)
 	    "san", p->san);
 }
 
+/* Whether the web shows the game's clocks stopped: the last published pause or
+ * unpause, or (every event counted, for a description made ahead) the last one. */
+static bool shown_paused(const struct channel *ch)
+{
+	return ch->published == ch->event_count ? ch->paused_known : ch->paused_shown;
+}
+
 /* Makes a move's frames if they are not made yet: false when out of memory. */
 static bool event_ready(struct channel *ch, struct web_event *ev)
 {
@@ -425,6 +436,9 @@ static json_t *describe(const struct channel *ch, bool with_moves)
 		return NULL;
 	if (n > 0)
 		json_object_set_new(d, "lastMove", json_string(p->uci));
+	/* Only while paused, so that lichess's shape is kept otherwise. */
+	if (shown_paused(ch) && !(ch->ended && ch->published == ch->event_count))
+		json_object_set_new(d, "paused", json_true());
 	if (ch->ended && ch->published == ch->event_count && ch->winner)
 		json_object_set_new(d, "winner", json_string(ch->winner));
 	if (with_moves) {
@@ -777,6 +791,7 @@ static struct channel *channel_new(struct web_stream *st, struct game *g)
 	snprintf(last, sizeof last, "%s", ch->plies[n].uci);
 	record_ply(ch, g, n, last);
 	ch->known = ch->shown = ch->base = n;
+	ch->paused_known = ch->paused_shown = game_clock_paused(g);
 	ch->next = st->channels;
 	if (ch->next)
 		ch->next->prevp = &ch->next;
@@ -854,6 +869,9 @@ static void channel_publish(struct channel *ch, int from, int to)
 	int count = 0, n = 0;
 
 	ch->shown = ch->events[to - 1]->id;
+	for (int i = from; i < to; i++)
+		if (ch->events[i]->clock)
+			ch->paused_shown = ch->events[i]->paused;
 	if (!ch->viewers && !tv)
 		return;
 	for (int i = from; i < to; i++)
@@ -950,6 +968,30 @@ static void delay_over(evutil_socket_t fd, short what, void *arg)
 	release_all(arg);
 }
 
+/*
+ * The players paused or unpaused the clocks: an event with the clocks as
+ * they stand (a pause gives the turn's time back, so they are the last
+ * ply's).  It waits in the log behind the moves before it, for the commit
+ * and public_delay_s as they do, so a delayed page stops its clocks when it
+ * shows the position the pause was made in, and no held-back move shows.
+ */
+static void clock_changed(struct channel *ch, struct game *g)
+{
+	bool paused = game_clock_paused(g);
+	json_t *obj = json_pack("{s:b,s:I,s:I}", "paused", paused,
+	    "wc", (json_int_t)(game_clock_ms(g, WHITE) / 1000),
+	    "bc", (json_int_t)(game_clock_ms(g, BLACK) / 1000));
+	struct web_event *ev = event_make(ch->st, obj, ch->known, NULL);
+
+	ch->paused_known = paused;
+	if (ev) {
+		ev->clock = true;
+		ev->paused = paused;
+	}
+	if (channel_push(ch, ev) < 0)
+		log_error("web: out of memory; a pause of game %d is not streamed", ch->number);
+}
+
 void web_stream_game_changed(struct web_stream *st, struct game *g)
 {
 	struct channel *ch = channel_of_game(st, game_id(g));
@@ -991,6 +1033,8 @@ void web_stream_game_changed(struct web_stream *st, struct game *g)
 			ev->takeback = true;
 		channel_push(ch, ev);
 	}
+	if (game_clock_paused(g) != ch->paused_known)
+		clock_changed(ch, g);
 }
 
 /* lichess's status word and winner for a game's end. */
@@ -1232,9 +1276,15 @@ void web_stream_game(struct web_stream *st, struct evhttp_request *req, const ch
 	int from = after >= 0 ? replay_start(ch, (int)after) : -1;
 	if (from >= 0) {
 		bool all = from < ch->published && ch->events[from]->takeback;
+		/* Of the pauses and unpauses at its own ply the reader may have missed
+		 * some: it is sent the last, which says how the clocks stand. */
+		int clock_at = -1;
+		for (int i = from; i < ch->published; i++)
+			if (ch->events[i]->clock && ch->events[i]->id == after)
+				clock_at = i;
 		for (int i = from; i < ch->published; i++) {
 			struct web_event *ev = ch->events[i];
-			if ((all || ev->id > after || ev->final) && event_ready(ch, ev) &&
+			if ((all || ev->id > after || ev->final || i == clock_at) && event_ready(ch, ev) &&
 			    !viewer_write(v, sse ? &ev->sse : &ev->nd, ev))
 				return;
 		}
@@ -1299,8 +1349,11 @@ static json_t *featured_json(const struct channel *ch)
 		    json_integer(ch->plies[shown_plies(ch)].clock_ms[c] / 1000));
 		json_array_append_new(players, p);
 	}
-	return json_pack("{s:s,s:i,s:s,s:o,s:s}", "id", id, "number", ch->number,
+	json_t *d = json_pack("{s:s,s:i,s:s,s:o,s:s}", "id", id, "number", ch->number,
 	    "orientation", "white", "players", players, "fen", ch->plies[shown_plies(ch)].fen);
+	if (d && shown_paused(ch))
+		json_object_set_new(d, "paused", json_true());
+	return d;
 }
 
 /* Tells every TV viewer which game is featured now. */
