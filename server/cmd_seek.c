@@ -538,6 +538,8 @@ static void cmd_match(struct session *s, const struct cmd_args *a)
 	challenge(s, to, &t.tc, t.rated, t.color);
 }
 
+static bool has_offers(struct session *s, bool incoming);
+
 /*
  * The challenge an accept/decline/withdraw names, saying why in lasker's
  * words when there is none: by the number "pending" and <pf> show, by the
@@ -551,7 +553,7 @@ static struct challenge *pick_challenge(struct session *s, const struct cmd_args
 	int all, count;
 
 	offers_pick_challenge(o, s, incoming, NULL, &all);	/* how many there are */
-	if (!all) {
+	if (!all && !has_offers(s, incoming)) {
 		if (!strcmp(verb, "accept"))
 			session_printf(s, "You have no offers to accept.\n");
 		else
@@ -602,9 +604,189 @@ static bool answer_game_offer(struct session *s, const struct cmd_args *a, bool 
 	return false;
 }
 
+/*
+ * The kinds of offer accept, decline and withdraw take by name, as lasker
+ * reads them: the game offers of each, and whether challenges ("match").
+ */
+static const struct offer_type {
+	const char *name;
+	unsigned kinds;
+	bool match;
+} offer_types[] = {
+	{ "all", GAME_OFFER_ALL, true },
+	{ "match", 0, true },
+	{ "draw", OFFER_DRAW, false },
+	{ "abort", OFFER_ABORT, false },
+	{ "adjourn", OFFER_ADJOURN, false },
+	{ "takeback", OFFER_TAKEBACK, false },
+	{ "pause", OFFER_PAUSE, false },
+	{ "unpause", OFFER_UNPAUSE, false },
+	{ "switch", OFFER_SWITCH, false },
+};
+#define OFFER_TYPE_WORDS "all, match, draw, abort, adjourn, takeback, pause, unpause or switch"
+
+static const struct offer_type *offer_type_named(const char *word)
+{
+	for (size_t i = 0; i < sizeof offer_types / sizeof offer_types[0]; i++)
+		if (!strcasecmp(word, offer_types[i].name))
+			return &offer_types[i];
+	return NULL;
+}
+
+/*
+ * The type the words after accept, decline or withdraw name, or NULL with
+ * *ok true when they are a number, a name or nothing (read as before).
+ * "t TYPE" means TYPE: it is the form pychess sends from its menus
+ * ("withdraw t draw", and "accept t draw" for an offer it has no number
+ * of).  *ok is false after the line saying what is wrong.
+ */
+static const struct offer_type *read_offer_type(struct session *s, const struct cmd_args *a,
+    const char *verb, bool *ok)
+{
+	const struct offer_type *t;
+
+	*ok = true;
+	if (a->argc && !strcasecmp(a->argv[0], "t")) {
+		if (a->argc < 2) {
+			session_printf(s, "Usage: %s t <type>, the type one of " OFFER_TYPE_WORDS ".\n",
+			    verb);
+		} else if (!(t = offer_type_named(a->argv[1]))) {
+			session_printf(s, "\"%s\" is not a kind of offer: use " OFFER_TYPE_WORDS ".\n",
+			    a->argv[1]);
+		} else {
+			return t;
+		}
+		*ok = false;
+		return NULL;
+	}
+	if (a->argc > 1) {
+		session_printf(s, "Usage: %s [n|name|all|type]\n", verb);
+		*ok = false;
+		return NULL;
+	}
+	return a->argc ? offer_type_named(a->argv[0]) : NULL;
+}
+
+/* The oldest challenge made to (incoming) or by s, or NULL. */
+static void first_challenge(struct challenge *c, void *arg)
+{
+	struct challenge **first = arg;
+
+	if (!*first)
+		*first = c;
+}
+
+static struct challenge *oldest_challenge(struct session *s, bool incoming)
+{
+	struct challenge *c = NULL;
+
+	offers_each_challenge_of(server_offers(session_server(s)), s, incoming, first_challenge, &c);
+	return c;
+}
+
+/* Whether anything is offered to (incoming) or by s: in its game or a challenge. */
+static bool has_offers(struct session *s, bool incoming)
+{
+	struct game *g = session_game(s);
+
+	return (g && game_has_offers(g, s, incoming)) || oldest_challenge(s, incoming);
+}
+
+static void decline_challenge(struct session *s, struct challenge *c)
+{
+	session_notify(c->from, "%s declines the match offer.", session_name(s));
+	session_printf(s, "You decline the match offer from %s.\n", session_name(c->from));
+	offers_remove_challenge(server_offers(session_server(s)), c);
+}
+
+static void withdraw_challenge(struct session *s, struct challenge *c)
+{
+	session_notify(c->to, "%s withdraws the match offer.", session_name(s));
+	session_printf(s, "You withdraw the match offer to %s.\n", session_name(c->to));
+	offers_remove_challenge(server_offers(session_server(s)), c);
+}
+
+/* lasker's line when no offer is of the type asked for, or none at all. */
+static void no_offers_of(struct session *s, const struct offer_type *t, const char *verb)
+{
+	bool incoming = strcmp(verb, "withdraw") != 0;
+
+	if (!has_offers(s, incoming) && !strcmp(verb, "accept"))
+		session_printf(s, "You have no offers to accept.\n");
+	else if (!has_offers(s, incoming))
+		session_printf(s, "You have no pending offers %s other players.\n",
+		    incoming ? "from" : "to");
+	else
+		session_printf(s, "There are no pending %s offers.\n", t->name);
+}
+
+/* accept TYPE: the first offer of the type, one's game's before challenges (lasker). */
+static void accept_type(struct session *s, const struct offer_type *t)
+{
+	struct game *g = session_game(s);
+	struct challenge *c;
+
+	if (g && game_answer_kinds(g, s, t->kinds, true))
+		return;
+	if (!t->match || !(c = oldest_challenge(s, true))) {
+		no_offers_of(s, t, "accept");
+		return;
+	}
+	if (free_to_play(s, c->from, "You are already playing a game."))
+		take_challenge(s, c, false);
+}
+
+/* decline TYPE and withdraw TYPE: every offer of the type, as lasker does. */
+static void drop_type(struct session *s, const struct offer_type *t, bool incoming)
+{
+	struct game *g = session_game(s);
+	struct challenge *c;
+	bool done = g && (incoming ? game_answer_kinds(g, s, t->kinds, false) :
+	    game_withdraw_kinds(g, s, t->kinds));
+
+	while (t->match && (c = oldest_challenge(s, incoming))) {
+		if (incoming)
+			decline_challenge(s, c);
+		else
+			withdraw_challenge(s, c);
+		done = true;
+	}
+	if (!done)
+		no_offers_of(s, t, incoming ? "decline" : "withdraw");
+}
+
+/*
+ * The offers in s's game a name given to accept, decline or withdraw
+ * names: the player's by session, when that player is s's opponent.
+ */
+static bool answer_named_in_game(struct session *s, const struct cmd_args *a, int verb)
+{
+	struct game *g = session_game(s);
+	long number;
+
+	if (!g || a->argc != 1 ||
+	    number_parse(a->argv[0], 0, LONG_MAX, &number) != NUMBER_JUNK)
+		return false;
+	struct session *other = server_find_session(session_server(s), a->argv[0]);
+	if (!other || other == s || game_color_of(g, other) < 0)
+		return false;
+	if (verb == 'w')
+		return game_withdraw_kinds(g, s, GAME_OFFER_ALL);
+	return game_answer_kinds(g, s, GAME_OFFER_ALL, verb == 'a');
+}
+
 static void cmd_accept(struct session *s, const struct cmd_args *a)
 {
-	if (answer_game_offer(s, a, true))
+	bool ok;
+	const struct offer_type *t = read_offer_type(s, a, "accept", &ok);
+
+	if (!ok)
+		return;
+	if (t) {
+		accept_type(s, t);
+		return;
+	}
+	if (answer_named_in_game(s, a, 'a') || answer_game_offer(s, a, true))
 		return;
 	struct challenge *c = pick_challenge(s, a, true, "accept");
 	if (!c || !free_to_play(s, c->from, "You are already playing a game."))
@@ -614,32 +796,46 @@ static void cmd_accept(struct session *s, const struct cmd_args *a)
 
 static void cmd_decline(struct session *s, const struct cmd_args *a)
 {
-	if (answer_game_offer(s, a, false))
+	bool ok;
+	const struct offer_type *t = read_offer_type(s, a, "decline", &ok);
+
+	if (!ok)
 		return;
-	struct challenge *c = pick_challenge(s, a, true, "decline");
-	if (!c)
+	if (t) {
+		drop_type(s, t, true);
 		return;
-	session_notify(c->from, "%s declines the match offer.", session_name(s));
-	session_printf(s, "You decline the match offer from %s.\n", session_name(c->from));
-	offers_remove_challenge(server_offers(session_server(s)), c);
+	}
+	bool named = answer_named_in_game(s, a, 'd');
+	if (!named && answer_game_offer(s, a, false))
+		return;
+	struct challenge *c = named ? offers_pick_challenge(server_offers(session_server(s)), s,
+	    true, a->argv[0], &(int){ 0 }) : pick_challenge(s, a, true, "decline");
+	if (c)
+		decline_challenge(s, c);
 }
 
 static void cmd_withdraw(struct session *s, const struct cmd_args *a)
 {
 	struct game *g = session_game(s);
 	long number = 0;
+	bool ok;
+	const struct offer_type *t = read_offer_type(s, a, "withdraw", &ok);
 
+	if (!ok)
+		return;
+	if (t) {
+		drop_type(s, t, false);
+		return;
+	}
+	bool named = answer_named_in_game(s, a, 'w');
 	/* One's offers in one's game first: all of them, or the one numbered. */
-	if (g && (!a->argc || number_parse(a->argv[0], OFFER_ID_MAX + 1L, LONG_MAX, &number) ==
-	    NUMBER_OK) && game_withdraw_offers(g, s, number))
+	if (!named && g && (!a->argc || number_parse(a->argv[0], OFFER_ID_MAX + 1L, LONG_MAX,
+	    &number) == NUMBER_OK) && game_withdraw_offers(g, s, number))
 		return;
-	struct challenge *c = pick_challenge(s, a, false, "withdraw");
-
-	if (!c)
-		return;
-	session_notify(c->to, "%s withdraws the match offer.", session_name(s));
-	session_printf(s, "You withdraw the match offer to %s.\n", session_name(c->to));
-	offers_remove_challenge(server_offers(session_server(s)), c);
+	struct challenge *c = named ? offers_pick_challenge(server_offers(session_server(s)), s,
+	    false, a->argv[0], &(int){ 0 }) : pick_challenge(s, a, false, "withdraw");
+	if (c)
+		withdraw_challenge(s, c);
 }
 
 struct pending {
@@ -763,26 +959,26 @@ const struct cmd_entry cmd_match_entry = {
 };
 const struct cmd_entry cmd_accept_entry = {
 	.name = "accept",
-	.args = "o",
+	.args = "oo",
 	.code = BLKCMD_ACCEPT,
 	.exec = cmd_accept,
-	.usage = "accept [number|name]",
+	.usage = "accept [number|name|all|type]",
 	.summary = "Accept an offer",
 };
 const struct cmd_entry cmd_decline_entry = {
 	.name = "decline",
-	.args = "o",
+	.args = "oo",
 	.code = BLKCMD_DECLINE,
 	.exec = cmd_decline,
-	.usage = "decline [number|name]",
+	.usage = "decline [number|name|all|type]",
 	.summary = "Decline an offer",
 };
 const struct cmd_entry cmd_withdraw_entry = {
 	.name = "withdraw",
-	.args = "o",
+	.args = "oo",
 	.code = BLKCMD_WITHDRAW,
 	.exec = cmd_withdraw,
-	.usage = "withdraw [number|name]",
+	.usage = "withdraw [number|name|all|type]",
 	.summary = "Withdraw your offer",
 };
 const struct cmd_entry cmd_pending_entry = {

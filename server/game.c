@@ -1995,6 +1995,25 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
 	return true;
 }
 
+bool game_answer_kinds(struct game *g, struct session *s, unsigned kinds, bool accept)
+{
+	int ci = g->over ? -1 : game_color_of(g, s);
+
+	if (ci < 0)
+		return false;
+	unsigned present = g->offers[color_other((enum color)ci)] & kinds;
+	if (!present)
+		return false;
+	if (accept)
+		return game_answer_offer(g, s, (enum game_offer)(present & -present), true);
+	if (deciding_refuses(g, s))
+		return true;
+	for (int i = 0; i < GAME_OFFER_KINDS; i++)
+		if (present & (1u << i))
+			game_answer_offer(g, s, (enum game_offer)(1u << i), false);
+	return true;
+}
+
 /* The side and kind of g's offer numbered so; false when it is no offer of g's. */
 static bool offer_of_number(const struct game *g, long number, enum color *c,
     enum game_offer *kind)
@@ -2024,14 +2043,22 @@ bool game_answer_offer_number(struct game *g, struct session *s, long number, bo
 bool game_withdraw_offers(struct game *g, struct session *s, long number)
 {
 	int ci = g->over ? -1 : game_color_of(g, s);
-	enum color c, numbered = WHITE;
+	enum color numbered = WHITE;
 	enum game_offer only = 0;
 
 	if (ci < 0 || (number && (!offer_of_number(g, number, &numbered, &only) ||
 	    numbered != (enum color)ci)))
 		return false;
-	c = (enum color)ci;
-	unsigned mask = number ? (unsigned)only : g->offers[c];
+	return game_withdraw_kinds(g, s, number ? (unsigned)only : g->offers[ci]);
+}
+
+bool game_withdraw_kinds(struct game *g, struct session *s, unsigned mask)
+{
+	int ci = g->over ? -1 : game_color_of(g, s);
+
+	if (ci < 0)
+		return false;
+	enum color c = (enum color)ci;
 	if (!(g->offers[c] & mask))
 		return false;
 	struct session *opp = g->players[color_other(c)];
@@ -2046,6 +2073,13 @@ bool game_withdraw_offers(struct game *g, struct session *s, long number)
 	}
 	drop_offers(g, c, mask);
 	return true;
+}
+
+bool game_has_offers(const struct game *g, struct session *s, bool incoming)
+{
+	int ci = g->over ? -1 : game_color_of(g, s);
+
+	return ci >= 0 && g->offers[incoming ? color_other((enum color)ci) : (enum color)ci] != 0;
 }
 
 void game_each_offer(struct game *g, struct session *s, bool incoming,

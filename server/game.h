@@ -47,6 +47,7 @@ enum game_offer {
 };
 /* Every kind, for "accept" and "decline" to try in turn. */
 #define GAME_OFFER_KINDS 7
+#define GAME_OFFER_ALL ((1u << GAME_OFFER_KINDS) - 1)
 
 /* The registry of live games, owned by the server. */
 struct games *games_new(struct server *srv);
@@ -94,8 +95,17 @@ bool game_answer_offer(struct game *g, struct session *s, enum game_offer kind, 
  * OFFER_ID_MAX, apart from challenges.
  */
 bool game_answer_offer_number(struct game *g, struct session *s, long number, bool accept);
+/*
+ * Of the opponent's offers of the kinds in the set: accepts the first (in
+ * bit order) or declines every one.  False when there is none.
+ */
+bool game_answer_kinds(struct game *g, struct session *s, unsigned kinds, bool accept);
 /* Withdraws s's own offers in g (the one numbered so, or all with number 0); false if none. */
 bool game_withdraw_offers(struct game *g, struct session *s, long number);
+/* Withdraws s's own offers in g of the kinds in the set; false if none. */
+bool game_withdraw_kinds(struct game *g, struct session *s, unsigned kinds);
+/* Whether s has offers in g made to it (incoming) or by it. */
+bool game_has_offers(const struct game *g, struct session *s, bool incoming);
 /* Calls fn for each offer made to (incoming) or by s in g, with its number and lasker's words. */
 void game_each_offer(struct game *g, struct session *s, bool incoming,
     void (*fn)(long number, const char *other, const char *what, void *arg), void *arg);
