@@ -636,9 +636,10 @@ static const struct offer_type *offer_type_named(const char *word)
 /*
  * The type the words after accept, decline or withdraw name, or NULL with
  * *ok true when they are a number, a name or nothing (read as before).
- * "t TYPE" means TYPE: it is the form pychess sends from its menus
- * ("withdraw t draw", and "accept t draw" for an offer it has no number
- * of).  *ok is false after the line saying what is wrong.
+ * "t TYPE" means TYPE: it is real FICS's form ("withdraw [##, t <type>]")
+ * and the one pychess sends from its menus ("withdraw t draw", and
+ * "accept t draw" for an offer it has no number of).  *ok is false after
+ * the line saying what is wrong.
  */
 static const struct offer_type *read_offer_type(struct session *s, const struct cmd_args *a,
     const char *verb, bool *ok)

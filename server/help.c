@@ -55,7 +55,23 @@
 	"muzzle, cmuzzle, ban) are read by anyone and changed by admins: muzzle\n" \
 	"stops shouts, cmuzzle channel tells, ban logins.\n"
 
+/* Shared by accept, decline and withdraw. */
+#define OFFER_ANSWERS \
+	"  accept | decline | withdraw            the only offer there is\n" \
+	"  accept 100012                          the offer numbered so (\"pending\", <pf>)\n" \
+	"  decline alice                          alice's offers (alice logged in now)\n" \
+	"  decline draw   (or: decline t draw)    the offers of a type: match, draw,\n" \
+	"                                         abort, adjourn, takeback, pause,\n" \
+	"                                         unpause, switch\n" \
+	"  withdraw all   (or: withdraw t all)    every one, in your game and challenges\n" \
+	"accept takes one offer: of a type or \"all\", the first there is, your game's\n" \
+	"before challenges.  decline and withdraw take every offer the word names.\n" \
+	"\"t TYPE\" is FICS's form of the same, the one pychess sends.\n"
+
 static const struct help_topic topics[] = {
+	{ "accept", "Answers an offer made to you, or takes back one you made:\n" OFFER_ANSWERS },
+	{ "decline", "Answers an offer made to you, or takes back one you made:\n" OFFER_ANSWERS },
+	{ "withdraw", "Answers an offer made to you, or takes back one you made:\n" OFFER_ANSWERS },
 	{ "lists", LISTS },
 	{ "addlist", LISTS },
 	{ "sublist", LISTS },

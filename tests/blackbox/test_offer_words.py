@@ -252,6 +252,13 @@ class OfferWords(GamesTestCase):
         self.offer(w, b, "pause")
         self.assertIn(b"Game clock paused.", self.cmd(b, "accept %s" % w.name))
 
+    def test_help_names_the_words(self):
+        c = self.guest_player(self.game_server())
+        for verb in ("accept", "decline", "withdraw"):
+            out = self.cmd(c, "help %s" % verb)
+            self.assertIn(b"decline draw   (or: decline t draw)", out)
+            self.assertIn(b"withdraw all   (or: withdraw t all)", out)
+
 
 if __name__ == "__main__":
     main()
