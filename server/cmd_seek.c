@@ -756,11 +756,13 @@ static void drop_type(struct session *s, const struct offer_type *t, bool incomi
 		no_offers_of(s, t, incoming ? "decline" : "withdraw");
 }
 
+enum answer { ANSWER_ACCEPT, ANSWER_DECLINE, ANSWER_WITHDRAW };
+
 /*
  * The offers in s's game a name given to accept, decline or withdraw
  * names: the player's by session, when that player is s's opponent.
  */
-static bool answer_named_in_game(struct session *s, const struct cmd_args *a, int verb)
+static bool answer_named_in_game(struct session *s, const struct cmd_args *a, enum answer how)
 {
 	struct game *g = session_game(s);
 	long number;
@@ -771,9 +773,9 @@ static bool answer_named_in_game(struct session *s, const struct cmd_args *a, in
 	struct session *other = server_find_session(session_server(s), a->argv[0]);
 	if (!other || other == s || game_color_of(g, other) < 0)
 		return false;
-	if (verb == 'w')
+	if (how == ANSWER_WITHDRAW)
 		return game_withdraw_kinds(g, s, GAME_OFFER_ALL);
-	return game_answer_kinds(g, s, GAME_OFFER_ALL, verb == 'a');
+	return game_answer_kinds(g, s, GAME_OFFER_ALL, how == ANSWER_ACCEPT);
 }
 
 static void cmd_accept(struct session *s, const struct cmd_args *a)
@@ -787,7 +789,7 @@ static void cmd_accept(struct session *s, const struct cmd_args *a)
 		accept_type(s, t);
 		return;
 	}
-	if (answer_named_in_game(s, a, 'a') || answer_game_offer(s, a, true))
+	if (answer_named_in_game(s, a, ANSWER_ACCEPT) || answer_game_offer(s, a, true))
 		return;
 	struct challenge *c = pick_challenge(s, a, true, "accept");
 	if (!c || !free_to_play(s, c->from, "You are already playing a game."))
@@ -806,7 +808,7 @@ static void cmd_decline(struct session *s, const struct cmd_args *a)
 		drop_type(s, t, true);
 		return;
 	}
-	bool named = answer_named_in_game(s, a, 'd');
+	bool named = answer_named_in_game(s, a, ANSWER_DECLINE);
 	if (!named && answer_game_offer(s, a, false))
 		return;
 	struct challenge *c = named ? offers_pick_challenge(server_offers(session_server(s)), s,
@@ -828,7 +830,7 @@ static void cmd_withdraw(struct session *s, const struct cmd_args *a)
 		drop_type(s, t, false);
 		return;
 	}
-	bool named = answer_named_in_game(s, a, 'w');
+	bool named = answer_named_in_game(s, a, ANSWER_WITHDRAW);
 	/* One's offers in one's game first: all of them, or the one numbered. */
 	if (!named && g && (!a->argc || number_parse(a->argv[0], OFFER_ID_MAX + 1L, LONG_MAX,
 	    &number) == NUMBER_OK) && game_withdraw_offers(g, s, number))

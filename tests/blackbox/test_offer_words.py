@@ -124,6 +124,9 @@ class OfferWords(GamesTestCase):
         return out
 
     def test_pychess_menus_answer_every_game_offer(self):
+        # Every type pychess answers from its menus is one chessd knows
+        # (resign and flag it never offers).
+        self.assertEqual(set(pychess_sends()) - {"resign", "flag"}, set(MAKE) | {"match"})
         n, w, b = self.players(self.game_server())
         # switch, before the first move: withdrawn, declined, then accepted.
         self.withdraw_and_decline(w, b, "switch")
