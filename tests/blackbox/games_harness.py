@@ -144,6 +144,15 @@ class GamesTestCase(ChessdTestCase):
         c.login(name, password, timeout=GT)
         return self.setup_client(c, ms)
 
+    def two_users(self):
+        """A server with the accounts alice and bob, both logged in."""
+        srv = self.new_server(config=dict(FAST), tls=False)
+        srv.useradd("alice", "apass1")
+        srv.useradd("bob", "bpass1")
+        srv.start()
+        return (srv, self.user_player(srv, "alice", "apass1"),
+                self.user_player(srv, "bob", "bpass1"))
+
     # --- commands ---
     _sync = 0
 

@@ -13,15 +13,16 @@ PW = "secret1"
 
 class NameSessions(GamesTestCase):
     """Servers with accounts, unregistered logins and leaving, for the
-    tests of names given again (here and in test_attack_identity_seeks)."""
+    tests of names given again (here, in test_attack_identity_seeks and in
+    test_reply)."""
 
     def tearDown(self):
         self.stop_servers_clean()
 
-    def server(self, *names):
+    def server(self, *names, admin=()):
         srv = self.new_server(config=FAST, tls=False)
         for n in names:
-            srv.useradd(n, PW)
+            srv.useradd(n, PW, admin=n in admin)
         srv.start()
         return srv
 

@@ -13,7 +13,7 @@ import tempfile
 import time
 import unittest
 
-from games_harness import FAST, GT, LS, GamesTestCase, main, parse12, rules
+from games_harness import GT, LS, GamesTestCase, main, parse12, rules
 
 START_RANKS = ["rnbqkbnr", "pppppppp", "--------", "--------", "--------", "--------",
                "PPPPPPPP", "RNBQKBNR"]
@@ -658,17 +658,8 @@ class RecordTest(GamesTestCase):
 
 class AdjournTest(GamesTestCase):
 
-    def _users(self):
-        srv = self.new_server(config=dict(FAST), tls=False)
-        srv.useradd("alice", "apass1")
-        srv.useradd("bob", "bpass1")
-        srv.start()
-        a = self.user_player(srv, "alice", "apass1")
-        b = self.user_player(srv, "bob", "bpass1")
-        return srv, a, b
-
     def test_adjourn_stored_resume(self):
-        srv, a, b = self._users()
+        srv, a, b = self.two_users()
         n, got = self.start_match(a, b, "5 0 unrated")
         self.assertEqual(got["white"][0], "Creating: alice (----) bob (----) unrated blitz 5 0")
         moves = ["e4", "c5", "Nf3", "d6", "d4"]
@@ -712,7 +703,7 @@ class AdjournTest(GamesTestCase):
         self.assertRegex(out, rb"\+ +0 B +0 alice")      # history ratings are numbers, as in FICS
 
     def test_resume_accept_and_oldmoves(self):
-        srv, a, b = self._users()
+        srv, a, b = self.two_users()
         n, _ = self.start_match(a, b, "5 0 unrated")
         self.play_moves(a, b, ["d4", "Nf6"])
         self.cmd(a, "adjourn")

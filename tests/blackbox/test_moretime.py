@@ -14,12 +14,7 @@ from games_harness import FAST, GT, LS, GamesTestCase, main, parse12
 class MoretimeTest(GamesTestCase):
 
     def test_added_time_survives_a_kill(self):
-        srv = self.new_server(config=dict(FAST), tls=False)
-        srv.useradd("alice", "apass1")
-        srv.useradd("bob", "bpass1")
-        srv.start()
-        a = self.user_player(srv, "alice", "apass1")
-        b = self.user_player(srv, "bob", "bpass1")
+        srv, a, b = self.two_users()
         self.start_match(a, b, "5 0 unrated")
         self.move(a, b, "e2e4")
         before = self.move(b, a, "e7e5")

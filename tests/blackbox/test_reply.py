@@ -3,44 +3,13 @@ account or to a guest's session, never to the name: when they leave and
 someone else logs in under the name (a guest or unregistered name given
 again, an account deleted and registered anew), the reply is refused and
 the newcomer hears nothing; the same account logging in again does get it."""
-import re
-import time
+from games_harness import GT, main
+from test_attack_identity_guest import PW, NameSessions
 
-from games_harness import FAST, GT, GamesTestCase, main
-
-PW = "secret1"
 NOBODY = b"No one has told you anything.\n\r"
 
 
-class Reply(GamesTestCase):
-
-    def tearDown(self):
-        self.stop_servers_clean()
-
-    def server(self, *names, admin=()):
-        srv = self.new_server(config=FAST, tls=False)
-        for n in names:
-            srv.useradd(n, PW, admin=n in admin)
-        srv.start()
-        return srv
-
-    def unregistered(self, srv, name):
-        c = self.connect(srv)
-        c.login_unregistered(name, GT)
-        return self.setup_client(c)
-
-    def ask(self, c, line):
-        """The reply to line alone, without notifications queued before it."""
-        return self.cmd(c, line).split(b"fics% ")[-1]
-
-    def leave(self, c, others):
-        c.send_line("quit")
-        c.expect_closed(GT)
-        deadline = time.monotonic() + GT
-        for o in others:
-            while re.search(rb"\b%s\b" % c.name.encode(), self.ask(o, "who")):
-                self.assertLess(time.monotonic(), deadline, "%s still online" % c.name)
-                time.sleep(0.05)
+class Reply(NameSessions):
 
     def test_reply_goes_to_the_last_teller(self):
         srv = self.server("alice", "bob", "carl")
