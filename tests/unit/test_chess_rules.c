@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "fen.h"
+#include "move.h"
+#include "movegen.h"
 
 #ifndef CHESS_BIN_DIR
 #error "CHESS_BIN_DIR must name the directory holding chess-rules"
@@ -281,6 +283,71 @@ static void test_status(void **state)
 	expect_run(RUN("status", FEN_START, "e4", "Qh5"), 1, "illegal Qh5\n", "");
 }
 
+/* The line (UCI moves, one space apart) is legal from fen and mates winner's opponent. */
+static void expect_mating_line(const char *fen, enum color winner, const char *line)
+{
+	char err[128], copy[OUTPUT_MAX], *save = NULL;
+	struct board b;
+
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	snprintf(copy, sizeof copy, "%s", line);
+	for (char *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		move legal[MAX_MOVES];
+		int n = movegen_legal(&b, legal), k = 0;
+		char uci[MOVE_TEXT_MAX];
+		for (; k < n; k++) {
+			move_format_uci(legal[k], uci);
+			if (!strcmp(uci, tok))
+				break;
+		}
+		if (k == n)
+			fail_msg("%s: %s is not legal", fen, tok);
+		board_make(&b, legal[k]);
+	}
+	if (movegen_count(&b) != 0 || !board_in_check(&b) || b.side == winner)
+		fail_msg("%s: the line does not mate", fen);
+}
+
+/* "winnable" and a line that mates, or "unwinnable" alone. */
+static void expect_unwinnable_run(const char *fen, const char *side, enum color winner,
+    bool winnable)
+{
+	struct run *r = side ? RUN("unwinnable", fen, side) : RUN("unwinnable", fen);
+
+	if (r->exit_code != 0 || r->err[0])
+		fail_msg("exit %d, stderr \"%s\"", r->exit_code, r->err);
+	if (!winnable) {
+		assert_string_equal(r->out, "unwinnable\n");
+	} else {
+		assert_int_equal(strncmp(r->out, "winnable\n", 9), 0);
+		assert_int_equal(count_lines(r->out), 2);
+		r->out[strlen(r->out) - 1] = '\0';
+		expect_mating_line(fen, winner, r->out + 9);
+	}
+	free(r);
+}
+
+static void test_unwinnable(void **state)
+{
+	(void)state;
+	/* The README's example: the pawn promotes to a knight that blocks its king. */
+	expect_unwinnable_run("8/8/4k3/4p3/8/4K3/8/1N6 w - - 0 1", "white", WHITE, true);
+	/* The side to move by default. */
+	expect_unwinnable_run("8/8/4k3/4p3/8/4K3/8/1N6 w - - 0 1", NULL, WHITE, true);
+	expect_unwinnable_run("8/8/4k3/8/8/4K3/8/8 w - - 0 1", "black", BLACK, false);
+	/* A bishop given to a pawn, which promotes: 12 plies in CHA's line. */
+	expect_unwinnable_run("1b1k4/p1p1p1p1/P1P1P1P1/p1p1pBp1/8/8/P1P1P1P1/3K4 w - - 0 1",
+	    "black", BLACK, true);
+	/* The queen must be taken, and what is left is a wall. */
+	expect_unwinnable_run("k7/Q6r/2b5/1pBp1p1p/1P1P1P1P/KP6/1P6/8 b - - 0 1", "white", WHITE,
+	    false);
+	expect_usage_error(RUN("unwinnable"), NULL);
+	expect_usage_error(RUN("unwinnable", "8/8/4k3/8/8/4K3/8/8 w - - 0 1", "purple"),
+	    "invalid side");
+	expect_usage_error(RUN("unwinnable", "8/8/8/8/8/4K3/8/8 w - - 0 1"), "no black king");
+	expect_usage_error(RUN("unwinnable", "8/8/4k3/8/8/4K3/8/8 w - - 0 1", "white", "x"), NULL);
+}
+
 static void test_bad_arguments(void **state)
 {
 	(void)state;
@@ -320,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_san_spanish),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_unwinnable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
