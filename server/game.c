@@ -2119,6 +2119,25 @@ static void tell_clock(struct game *g, const char *state)
 		session_notify(g->observers[i], "Game %d: Game clock %s.", g->number, state);
 }
 
+/* A pause or unpause asked for (false: the request is made) or agreed to,
+ * the opponent having asked first: both sides' clock requests go. */
+static bool clock_agreed(struct game *g, struct session *s, enum game_offer kind,
+    const char *verb)
+{
+	enum color c = mover_color(g, s), o = color_other(c);
+
+	if (!(g->offers[o] & (unsigned)kind)) {
+		char text[96];
+		snprintf(text, sizeof text, "%s requests to %s the game.", g->names[c], verb);
+		make_offer(g, s, kind, text);
+		return false;
+	}
+	drop_offers(g, o, OFFER_PAUSE | OFFER_UNPAUSE);
+	drop_offers(g, c, OFFER_PAUSE | OFFER_UNPAUSE);
+	g->paused_elapsed_ms = 0;
+	return true;
+}
+
 /*
  * As lasker's com_pause: a request, which the opponent accepts with
  * "pause" or "accept".  Accepted, the clocks stop, and as lasker the time
@@ -2126,7 +2145,6 @@ static void tell_clock(struct game *g, const char *state)
  */
 void game_pause(struct game *g, struct session *s)
 {
-	char text[96];
 	enum color c = mover_color(g, s), o = color_other(c);
 
 	if (deciding_refuses(g, s))
@@ -2139,15 +2157,9 @@ void game_pause(struct game *g, struct session *s)
 		session_printf(s, "Game is already paused, use \"unpause\" to resume.\n");
 		return;
 	}
-	if (!(g->offers[o] & OFFER_PAUSE)) {
-		snprintf(text, sizeof text, "%s requests to pause the game.", g->names[c]);
-		make_offer(g, s, OFFER_PAUSE, text);
+	if (!clock_agreed(g, s, OFFER_PAUSE, "pause"))
 		return;
-	}
-	drop_offers(g, o, OFFER_PAUSE | OFFER_UNPAUSE);
-	drop_offers(g, c, OFFER_PAUSE | OFFER_UNPAUSE);
 	g->clock_stopped = true;
-	g->paused_elapsed_ms = 0;
 	arm_timer(g);
 	broadcast_board(g);
 	if (g->players[o])
@@ -2159,7 +2171,6 @@ void game_pause(struct game *g, struct session *s)
 /* As lasker's com_unpause: a request too; accepted, the turn starts afresh. */
 void game_unpause(struct game *g, struct session *s)
 {
-	char text[96];
 	enum color c = mover_color(g, s), o = color_other(c);
 
 	if (deciding_refuses(g, s))
@@ -2169,15 +2180,9 @@ void game_unpause(struct game *g, struct session *s)
 		session_printf(s, "The clock is not paused.\n");
 		return;
 	}
-	if (!(g->offers[o] & OFFER_UNPAUSE)) {
-		snprintf(text, sizeof text, "%s requests to unpause the game.", g->names[c]);
-		make_offer(g, s, OFFER_UNPAUSE, text);
+	if (!clock_agreed(g, s, OFFER_UNPAUSE, "unpause"))
 		return;
-	}
-	drop_offers(g, o, OFFER_PAUSE | OFFER_UNPAUSE);
-	drop_offers(g, c, OFFER_PAUSE | OFFER_UNPAUSE);
 	g->clock_stopped = false;
-	g->paused_elapsed_ms = 0;
 	/* A player away keeps the clocks stopped until back (game_player_back). */
 	if (!g->paused)
 		g->turn_started_ms = server_now_ms(g->srv);

@@ -144,6 +144,14 @@ class GamesTestCase(ChessdTestCase):
         c.login(name, password, timeout=GT)
         return self.setup_client(c, ms)
 
+    def take_back(self, asker, other, plies=None):
+        """asker asks to take back plies (one if None), other accepts; both see the board."""
+        asker.send_line("takeback" if plies is None else "takeback %d" % plies)
+        other.expect(b"would like to take back")
+        other.send_line("accept")
+        self.expect12(asker)
+        self.expect12(other)
+
     def two_users(self):
         """A server with the accounts alice and bob, both logged in."""
         srv = self.new_server(config=dict(FAST), tls=False)

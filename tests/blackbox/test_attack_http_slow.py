@@ -8,7 +8,7 @@ import ssl
 import time
 
 from games_harness import FAST, GT, main
-from web_harness import WebTestCase, get
+from web_harness import WebTestCase, get, tls_socket
 
 REQUEST = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
 LIMIT_MS = 1000
@@ -53,14 +53,6 @@ def trickle(sock, during=None):
         if time.monotonic() - start > GIVE_UP:
             return None
     return None
-
-
-def tls_socket(port):
-    ctx = ssl.create_default_context()
-    ctx.check_hostname = False
-    ctx.verify_mode = ssl.CERT_NONE
-    raw = socket.create_connection(("127.0.0.1", port), timeout=GT)
-    return ctx.wrap_socket(raw, server_hostname="x")
 
 
 class HttpSlowTest(WebTestCase):

@@ -91,11 +91,7 @@ class WebDelayAttackTest(GamesTestCase):
         srv, w, b, number, gid = self.delayed_game(names)
         self.play_moves(w, b, ["e4", "e5", "Nf3"])
         self.wait_turns(srv, number, 3)         # all three are public now
-        w.send_line("takeback")
-        b.expect(b"would like to take back")
-        b.send_line("accept")
-        self.expect12(w)
-        self.expect12(b)
+        self.take_back(w, b)
         self.move(w, b, "d4")
         t0 = time.monotonic()
         fen = fen_after(["e2e4", "e7e5", "d2d4"]).split()[0]

@@ -17,10 +17,16 @@ PW = "fingerdo1"
 
 class FingerDoing(GamesTestCase):
 
-    def finger_block(self, asker, ident, name):
-        asker.send_line("%d finger %s" % (ident, name))
-        asker.expect(re.compile(rb"\x15%d\x16\d+\x16(.*?)\x17" % ident, re.S))
-        return asker.match.group(1)
+    def finger_read(self, asker, name):
+        """finger name in block mode: its body, and pychess's onFinger events for it."""
+        asker.send_line("iset block 1")
+        asker.expect(b"block set.\n\rfics% ")
+        start = len(asker.seen)
+        asker.send_line("1 finger %s" % name)
+        asker.expect(re.compile(rb"\x151\x16\d+\x16(.*?)\x17", re.S))
+        body = asker.match.group(1)
+        got = pychess_oracle.ask_pychess({"asker": asker.seen[start:]})["transcripts"]["asker"]
+        return body, pychess_oracle.handlers(got, "onFinger")
 
     def test_playing_examining_busy(self):
         srv = self.game_server(start=False)
@@ -39,15 +45,10 @@ class FingerDoing(GamesTestCase):
         self.assertIn(b"examine (setup) mode", self.cmd(e, "examine setup"))
         self.assertIn(b"(Setting up game ", self.cmd(asker, "finger %s" % e.name))
         self.assertIn(b"Your \"busy\" string was set to \" is at lunch\"", self.cmd(w, "set busy is at lunch"))
-        asker.send_line("iset block 1")
-        asker.expect(b"block set.\n\rfics% ")
-        start = len(asker.seen)
-        body = self.finger_block(asker, 1, "wanda")
+        body, fingers = self.finger_read(asker, "wanda")
         self.assertIn(b"(wanda is at lunch)\n\r", body)
         # pychess reads the finger to its end: the rating table and the last line.
-        got = pychess_oracle.ask_pychess({"asker": asker.seen[start:]})["transcripts"]["asker"]
-        fingers = pychess_oracle.handlers(got, "onFinger")
-        self.assertEqual(len(fingers), 1, got)
+        self.assertEqual(len(fingers), 1, fingers)
         lines = fingers[0]["lines"]
         self.assertIn("(playing game %d: wanda vs. %s)" % (n, b.name), lines)
         self.assertIn("(wanda is at lunch)", lines)
@@ -65,14 +66,10 @@ class FingerDoing(GamesTestCase):
         self.play_moves(w, b, ["e4", "e5"])
         self.assertIn(b"resigns", self.cmd(b, "resign"))
         self.end_line(w)
-        asker.send_line("iset block 1")
-        asker.expect(b"block set.\n\rfics% ")
-        start = len(asker.seen)
-        body = self.finger_block(asker, 1, "wanda")
+        body, fingers = self.finger_read(asker, "wanda")
         self.assertIn(b"         rating     RD     win   loss   draw  total   best\n\r", body)
         self.assertRegex(body, rb"\n\rBlitz     \d{4}P?    \d{3}\.\d   +1   +0   +0   +1\n\r")
-        got = pychess_oracle.ask_pychess({"asker": asker.seen[start:]})["transcripts"]["asker"]
-        lines = pychess_oracle.handlers(got, "onFinger")[0]["lines"]
+        lines = fingers[0]["lines"]
         self.assertIn("rating     RD     win   loss   draw  total   best", [x.strip() for x in lines])
         self.assertTrue([x for x in lines if x.startswith("Blitz")], lines)
 
@@ -86,13 +83,9 @@ class FingerDoing(GamesTestCase):
         self.assertIn(b"You are now observing game %d." % n, self.cmd(o, "observe %d" % n))
         self.cmd(o, "set 1 ask me about the Najdorf")
         asker = self.guest_player(srv)
-        asker.send_line("iset block 1")
-        asker.expect(b"block set.\n\rfics% ")
-        start = len(asker.seen)
-        body = self.finger_block(asker, 1, "otto")
+        body, fingers = self.finger_read(asker, "otto")
         self.assertNotIn(b"is observing", body)
-        got = pychess_oracle.ask_pychess({"asker": asker.seen[start:]})["transcripts"]["asker"]
-        lines = pychess_oracle.handlers(got, "onFinger")[0]["lines"]
+        lines = fingers[0]["lines"]
         self.assertIn("otto has not played any rated games.", lines)
         self.assertIn("1: ask me about the Najdorf", lines)
 

@@ -11,7 +11,7 @@ import ssl
 import time
 
 from games_harness import GT, main
-from web_harness import WebTestCase, get_json
+from web_harness import WebTestCase, get_json, tls_socket
 
 CAP = 2048 + 8192       # the default limits together
 
@@ -131,11 +131,7 @@ class HeadSizeTest(WebTestCase):
     def test_over_tls(self):
         srv = self.start_server(config={"commands_per_sec": 1000, "command_burst": 1000},
                                 http=True, tls=True)
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        raw = socket.create_connection(("127.0.0.1", srv.https_port), timeout=GT)
-        s = ctx.wrap_socket(raw, server_hostname="localhost")
+        s = tls_socket(srv.https_port)
         self.addCleanup(s.close)
         s.sendall(b"GET / HTTP/1.1\r\nX: " + b"t" * 20000 + b"\r\n\r\n")
         self.refused(read_all(s))

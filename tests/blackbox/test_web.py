@@ -179,11 +179,7 @@ class LimitsTest(WebTestCase):
         dropped = False
         for i in range(200):
             self.move(a, b, "Nf3")
-            a.send_line("takeback")
-            b.expect(b"would like to take back")
-            b.send_line("accept")
-            self.expect12(a)
-            self.expect12(b)
+            self.take_back(a, b)
             good.line(), good.line()
             _, _, body = get(srv.http_port, "/metrics")
             if re.search(rb"(?m)^chessd_web_dropped_slow_total 1$", body):

@@ -3,11 +3,10 @@ byte, to a plain HTTP/1.1 viewer (written straight to its socket), an HTTPS
 viewer (through TLS) and an HTTP/1.0 viewer (no chunk framing, the end of
 the reply is the end of the connection); readers that hang up are freed."""
 import socket
-import ssl
 import time
 
 from games_harness import FAST, GT, main
-from web_harness import WebTestCase, get
+from web_harness import WebTestCase, get, loopback_tls
 
 
 def read_head(sock):
@@ -59,10 +58,7 @@ class DeliveryTest(WebTestCase):
     def open_raw(self, port, path, version="1.1", tls=False):
         sock = socket.create_connection(("127.0.0.1", port), timeout=GT)
         if tls:
-            ctx = ssl.create_default_context()
-            ctx.check_hostname = False
-            ctx.verify_mode = ssl.CERT_NONE
-            sock = ctx.wrap_socket(sock)
+            sock = loopback_tls().wrap_socket(sock)
         self.addCleanup(sock.close)
         sock.sendall(("GET %s HTTP/%s\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
                       % (path, version)).encode())

@@ -7,10 +7,9 @@ behind a stream it waits for the stream's end.  Valid pipelined requests,
 also ones as long as the limits allow, are all served."""
 import json
 import socket
-import ssl
 
 from games_harness import GT, main
-from web_harness import WebTestCase, get_json
+from web_harness import WebTestCase, get_json, tls_socket
 from test_http_head_size import read_all
 
 GOOD = b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -69,11 +68,7 @@ class PipelinedHeadTest(WebTestCase):
     def test_over_tls(self):
         srv = self.start_server(config={"commands_per_sec": 1000, "command_burst": 1000},
                                 http=True, tls=True)
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        raw = socket.create_connection(("127.0.0.1", srv.https_port), timeout=GT)
-        s = ctx.wrap_socket(raw, server_hostname="localhost")
+        s = tls_socket(srv.https_port)
         self.addCleanup(s.close)
         s.sendall(GOOD * 2 + b"GET / HTTP/1.1\r\nX: " + b"t" * 20000 + b"\r\n\r\n")
         got = replies(read_all(s))

@@ -44,11 +44,7 @@ class LazyEventTest(WebTestCase):
         srv = self.web_server()
         a, b, number = self.two_guests_game(srv)
         self.play_moves(a, b, ["e4", "e5", "Nf3", "Nc6"])
-        a.send_line("takeback 2")
-        b.expect(b"would like to take back")
-        b.send_line("accept")
-        self.expect12(a)
-        self.expect12(b)
+        self.take_back(a, b, 2)
         self.play_moves(a, b, ["d4", "d5"])
         s = self.stream(srv, "/api/stream/game/%d" % number, sse=True, last_id=0)
         seen = []

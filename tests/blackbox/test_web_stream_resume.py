@@ -45,11 +45,7 @@ class StreamResumeTest(WebTestCase):
         a, b, number = self.two_guests_game(srv)
         self.play_moves(a, b, ["e4", "e5", "Nf3", "Nc6"])
         # a reader that saw three plies, then lost its connection
-        a.send_line("takeback 2")
-        b.expect(b"would like to take back")
-        b.send_line("accept")
-        self.expect12(a)
-        self.expect12(b)
+        self.take_back(a, b, 2)
         self.play_moves(a, b, ["d4", "d5"])
         want = fen_after(["e2e4", "e7e5", "d2d4", "d7d5"])
         self.assertEqual(get_json(srv.http_port, "/api/games")[1][0]["fen"], want)

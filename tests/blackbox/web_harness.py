@@ -10,13 +10,25 @@ from games_harness import GT, GamesTestCase
 from test_tourney import PASSWORD, TourneyTestCase
 
 
+def loopback_tls():
+    """A client context for the test server's self-signed certificate."""
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def tls_socket(port):
+    """A raw TLS connection to the server's https port on loopback."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=GT)
+    return loopback_tls().wrap_socket(raw, server_hostname="localhost")
+
+
 def get(port, path, headers=None, tls=False, timeout=GT):
     """One GET; returns (status, headers dict lower-cased, body bytes)."""
     if tls:
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=ctx)
+        conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout,
+                                           context=loopback_tls())
     else:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:

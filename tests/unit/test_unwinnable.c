@@ -297,22 +297,27 @@ struct mate_case {
 	enum color winner;
 };
 
+/* fen's verdict for side within the flag budget is want; a winnable one's line mates. */
+static void expect_verdict(const char *fen, enum color side, enum unwinnable_verdict want)
+{
+	char err[128];
+	struct board b;
+	struct helpmate line;
+
+	assert_int_equal(fen_parse(&b, fen, err, sizeof err), 0);
+	enum unwinnable_verdict v = unwinnable_decide(&b, side, UNWINNABLE_FLAG_NODES, &line);
+	if (v != want)
+		fail_msg("%s: %s, expected %s", fen, unwinnable_verdict_name(v),
+		    unwinnable_verdict_name(want));
+	if (v == UNWINNABLE_WINNABLE)
+		check_helpmate(fen, &b, side, &line);
+}
+
 /* Every case is winnable within the flag budget, its line played to mate. */
 static void expect_mates(const struct mate_case *cases, size_t n)
 {
-	char err[128];
-
-	for (size_t i = 0; i < n; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].winner,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != UNWINNABLE_WINNABLE)
-			fail_msg("%s: %s, expected winnable", cases[i].fen,
-			    unwinnable_verdict_name(v));
-		check_helpmate(cases[i].fen, &b, cases[i].winner, &line);
-	}
+	for (size_t i = 0; i < n; i++)
+		expect_verdict(cases[i].fen, cases[i].winner, UNWINNABLE_WINNABLE);
 }
 
 /*
@@ -460,20 +465,8 @@ struct verdict_case {
 /* Every case gets its verdict, and every winnable one a line that mates. */
 static void expect_verdicts(const struct verdict_case *cases, size_t n)
 {
-	char err[128];
-
-	for (size_t i = 0; i < n; i++) {
-		struct board b;
-		struct helpmate line;
-		assert_int_equal(fen_parse(&b, cases[i].fen, err, sizeof err), 0);
-		enum unwinnable_verdict v = unwinnable_decide(&b, cases[i].side,
-		    UNWINNABLE_FLAG_NODES, &line);
-		if (v != cases[i].want)
-			fail_msg("%s: %s, expected %s", cases[i].fen, unwinnable_verdict_name(v),
-			    unwinnable_verdict_name(cases[i].want));
-		if (v == UNWINNABLE_WINNABLE)
-			check_helpmate(cases[i].fen, &b, cases[i].side, &line);
-	}
+	for (size_t i = 0; i < n; i++)
+		expect_verdict(cases[i].fen, cases[i].side, cases[i].want);
 }
 
 /*
